@@ -1,0 +1,209 @@
+r"""The l1-regularized problem (1)/(5) of Shalev-Shwartz & Tewari (2011).
+
+.. math::  P(w) = C(w) + \lambda \|w\|_1, \qquad C(w) = \frac{1}{m}\sum_{i=1}^m L(\langle w, x_i\rangle, y_i).
+
+:class:`Problem` holds the data (a dense ndarray or a scipy.sparse matrix, never densified), the labels,
+the loss and lambda; validates them; evaluates C, P, the gradient of C and the optimality residual; and
+computes a high-accuracy reference optimum.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import scipy.sparse as sp
+
+from .losses import Loss, get_loss, mean_loss
+
+
+class Problem:
+    """Data (X, y), a loss and lambda: the objective P(w) = C(w) + lam * ||w||_1.
+
+    Parameters
+    ----------
+    X : (m, d) numpy array or scipy.sparse matrix
+        Features, each entry in [-1, 1] (the papers' assumption, which makes ``loss.beta`` a valid
+        coordinate-smoothness constant by Lemma 6).  Sparse input is stored as CSC (and CSR on demand).
+    y : (m,) array
+        Targets; labels in {-1, +1} for the logistic and hinge losses.
+    loss : 'squared', 'logistic', 'hinge' or a :class:`l1lab.losses.Loss`
+    lam : float >= 0
+    """
+
+    def __init__(self, X, y, loss="squared", lam=1e-3):
+        self.loss: Loss = get_loss(loss)
+        lam = float(lam)
+        if not math.isfinite(lam) or lam < 0:
+            raise ValueError(f"lam must be a finite number >= 0, got {lam}")
+        self.lam = lam
+
+        if sp.issparse(X):
+            if X.ndim != 2:
+                raise ValueError(f"X must be 2-dimensional, got shape {X.shape}")
+            csc = sp.csc_matrix(X, dtype=np.float64, copy=True)
+            csc.sum_duplicates()
+            csc.sort_indices()
+            values = csc.data
+            self.is_sparse = True
+        else:
+            X = np.asarray(X)
+            if X.ndim != 2:
+                raise ValueError(f"X must be a 2-dimensional array (m examples x d features), got shape {X.shape}")
+            if not np.issubdtype(X.dtype, np.number) or np.iscomplexobj(X):
+                raise ValueError(f"X must be real-valued, got dtype {X.dtype}")
+            values = X
+            self.is_sparse = False
+        m, d = X.shape
+        if m == 0 or d == 0:
+            raise ValueError(f"empty data: X has shape {X.shape}; need at least one example and one feature")
+        if not np.all(np.isfinite(values)):
+            raise ValueError("X contains NaN or infinite entries; remove or impute them before building a Problem")
+        if values.size and np.max(np.abs(values)) > 1.0:
+            raise ValueError(
+                f"features must lie in [-1, 1] (max |x_ij| = {np.max(np.abs(values)):.4g}), as the theory assumes; "
+                "use l1lab.datasets.scale_features(X)")
+
+        y = np.asarray(y)
+        if y.ndim != 1:
+            raise ValueError(f"y must be 1-dimensional, got shape {y.shape}")
+        if y.shape[0] != m:
+            raise ValueError(f"X has {m} rows but y has {y.shape[0]} entries")
+        if not np.issubdtype(y.dtype, np.number) or np.iscomplexobj(y):
+            raise ValueError(f"y must be real-valued, got dtype {y.dtype}")
+        y = y.astype(np.float64)
+        if not np.all(np.isfinite(y)):
+            raise ValueError("y contains NaN or infinite entries")
+        if self.loss.classification and not np.all((y == 1.0) | (y == -1.0)):
+            bad = np.unique(y[(y != 1.0) & (y != -1.0)])[:5]
+            raise ValueError(
+                f"the {self.loss.name} loss needs labels in {{-1, +1}}; found {bad.tolist()}. "
+                "Map your classes to -1/+1 explicitly (e.g. y = np.where(labels == positive, 1.0, -1.0))")
+
+        self.m, self.d = int(m), int(d)
+        self.y = np.ascontiguousarray(y)
+        if self.is_sparse:
+            self._csc = csc
+            self._csr = None
+            self.column_nnz = np.diff(csc.indptr).astype(np.int64)
+        else:
+            # Column j of X is the contiguous row j of XT: coordinate descent reads columns.
+            self._XT = np.ascontiguousarray(X.T, dtype=np.float64)
+            self._XC = None
+            self.column_nnz = np.full(self.d, self.m, dtype=np.int64)
+        self.nnz = int(self.column_nnz.sum())
+        self._reference = None
+
+    # ------------------------------------------------------------------ data access
+    @property
+    def X(self):
+        """The feature matrix: an (m, d) Fortran-ordered array, or a CSC matrix."""
+        return self._csc if self.is_sparse else self._XT.T
+
+    @property
+    def csr(self):
+        """Row-compressed copy of sparse X (built once, on demand)."""
+        if not self.is_sparse:
+            raise ValueError("csr is only defined for sparse problems; use Problem.rows for dense data")
+        if self._csr is None:
+            self._csr = self._csc.tocsr()
+            self._csr.sort_indices()
+        return self._csr
+
+    @property
+    def rows(self):
+        """Dense X in C order (rows contiguous), built once on demand."""
+        if self.is_sparse:
+            raise ValueError("rows is only defined for dense problems; use Problem.csr for sparse data")
+        if self._XC is None:
+            self._XC = np.ascontiguousarray(self._XT.T)
+        return self._XC
+
+    @property
+    def density(self) -> float:
+        """s of eq. (8): the fraction of nonzero entries (for dense storage, the stored fraction, 1)."""
+        return self.nnz / (self.m * self.d)
+
+    def column_sq_norms(self) -> np.ndarray:
+        """(1/m) sum_i x_ij^2 for every column j."""
+        if self.is_sparse:
+            return np.asarray(self._csc.multiply(self._csc).sum(axis=0)).ravel() / self.m
+        return np.einsum("ji,ji->j", self._XT, self._XT) / self.m
+
+    # ------------------------------------------------------------------ objective
+    def _check_w(self, w):
+        w = np.asarray(w, dtype=np.float64)
+        if w.shape != (self.d,):
+            raise ValueError(f"w must have shape ({self.d},), got {w.shape}")
+        return w
+
+    def margins(self, w) -> np.ndarray:
+        """z = Xw, the vector of <w, x_i>."""
+        w = self._check_w(w)
+        if self.is_sparse:
+            return np.asarray(self._csc @ w).ravel()
+        return self._XT.T @ w
+
+    def smooth_from_margins(self, z) -> float:
+        return float(mean_loss(self.loss.code, np.ascontiguousarray(z, dtype=np.float64), self.y))
+
+    def smooth(self, w) -> float:
+        """C(w) = (1/m) sum_i L(<w, x_i>, y_i)."""
+        return self.smooth_from_margins(self.margins(w))
+
+    def objective(self, w) -> float:
+        """P(w) = C(w) + lam ||w||_1."""
+        w = self._check_w(w)
+        return self.smooth(w) + self.lam * float(np.abs(w).sum())
+
+    def gradient(self, w) -> np.ndarray:
+        """The gradient of C at w (a sub-gradient for the hinge loss)."""
+        return self.gradient_from_margins(self.margins(w))
+
+    def gradient_from_margins(self, z) -> np.ndarray:
+        g = self.loss.deriv(z, self.y)
+        if self.is_sparse:
+            return np.asarray(self._csc.T @ g).ravel() / self.m
+        return self._XT @ g / self.m
+
+    @property
+    def lambda_max(self) -> float:
+        """||grad C(0)||_inf: for lam >= lambda_max, w = 0 is optimal."""
+        return float(np.max(np.abs(self.gradient(np.zeros(self.d)))))
+
+    def optimality_residual(self, w) -> float:
+        r"""The l_inf norm of the minimum-norm sub-gradient of P at w.
+
+        For w_j != 0 its entry is g_j + lam sign(w_j); for w_j = 0 it is max(|g_j| - lam, 0).  It is zero
+        exactly at the minimizers of P.  Defined only for differentiable losses.
+        """
+        if not self.loss.smooth:
+            raise ValueError(f"the optimality residual needs a differentiable loss; {self.loss.name} is not")
+        w = self._check_w(w)
+        g = self.gradient(w)
+        r = np.where(w != 0, g + self.lam * np.sign(w), np.maximum(np.abs(g) - self.lam, 0.0))
+        return float(np.max(np.abs(r)))
+
+    def relative_residual(self, w) -> float:
+        """optimality_residual(w) / max(lambda_max, lam): scale-free, 1 at w = 0 when lam is tiny."""
+        scale = max(self.lambda_max, self.lam, np.finfo(float).tiny)
+        return self.optimality_residual(w) / scale
+
+    # ------------------------------------------------------------------ reference
+    def reference_solution(self, tol: float = 1e-10):
+        """A high-accuracy minimizer and the optimal value: ``(w_star, p_star)``.
+
+        Smooth losses: our own coordinate descent (exact coordinate minimization for the squared loss,
+        the majorization step of Algorithm 1 for the logistic loss) with an active set, polished by Newton
+        steps on the support, until the relative optimality residual is at most ``tol`` (default 1e-10).
+        Hinge loss: the linear program solved by HiGHS.  The result is cached per ``tol``.
+        """
+        if self._reference is None or self._reference[0] > tol:
+            from .solvers.reference import solve_reference
+
+            w, p = solve_reference(self, tol)
+            self._reference = (tol, w, p)
+        return self._reference[1].copy(), self._reference[2]
+
+    def __repr__(self):
+        kind = f"sparse, density {self.density:.3g}" if self.is_sparse else "dense"
+        return f"Problem(m={self.m}, d={self.d}, {kind}, loss={self.loss.name!r}, lam={self.lam:g})"

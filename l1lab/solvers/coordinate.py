@@ -1,0 +1,153 @@
+r"""Coordinate descent for problem (5): stochastic (SCD, Algorithms 1-2 of Shalev-Shwartz & Tewari 2011),
+cyclic, and greedy (GCD, the deterministic comparator of their Section 4).
+
+Every variant makes the same coordinate step
+
+.. math::  w_j \leftarrow s_{\lambda/\beta}\big(w_j - g_j/\beta\big), \qquad g_j = (\nabla C(w))_j,
+
+and keeps the margins z = Xw up to date, so a step reads column j once to form g_j and once to update z:
+its cost, and its count of data accesses, is the number of nonzeros of column j (m for dense data).
+They differ only in how j is chosen: uniformly at random (``scd``), in the order 0, 1, ..., d-1, 0, ...
+(``cyclic_cd``), or as the coordinate with the largest guaranteed decrease (``gcd``), which needs the
+whole gradient and therefore reads all of X at every step.
+"""
+from __future__ import annotations
+
+import math
+import time
+
+import numpy as np
+
+from ..problem import Problem
+from ..trace import Result, TraceRecorder, log_checkpoints
+from . import _cd_kernels as K
+
+
+def _check_common(problem, n_iter, n_checkpoints, beta):
+    if not isinstance(problem, Problem):
+        raise TypeError(f"expected an l1lab.Problem, got {type(problem).__name__}")
+    if not problem.loss.smooth:
+        raise ValueError(
+            f"coordinate descent needs a loss with a bounded second derivative (condition (9)); "
+            f"the {problem.loss.name} loss has none: use a mirror-descent solver instead")
+    n_iter = int(n_iter)
+    if n_iter < 0:
+        raise ValueError(f"n_iter must be >= 0, got {n_iter}")
+    if beta is None:
+        beta = problem.loss.beta
+    beta = float(beta)
+    if not (beta > 0 and math.isfinite(beta)):
+        raise ValueError(f"beta must be a finite positive number, got {beta}")
+    return n_iter, beta
+
+
+class _CDState:
+    """w, z = Xw and the kernel arguments for one problem."""
+
+    def __init__(self, problem: Problem):
+        self.p = problem
+        self.w = np.zeros(problem.d)
+        self.z = np.zeros(problem.m)
+        self.code = problem.loss.code
+        # <x_j, y>/m, used by the squared-loss gradient g_j = <x_j, z>/m - <x_j, y>/m
+        if problem.is_sparse:
+            X = problem.X
+            self.xty = np.asarray(X.T @ problem.y).ravel() / problem.m
+            self.arrays = (X.indptr.astype(np.int64), X.indices.astype(np.int64), X.data)
+        else:
+            self.xty = problem._XT @ problem.y / problem.m
+            self.arrays = (problem._XT,)
+
+    def run(self, idx, lam, beta_vec):
+        if self.p.is_sparse:
+            K.cd_sparse(self.code, *self.arrays, self.p.y, self.xty, self.w, self.z, idx, lam, beta_vec)
+        else:
+            K.cd_dense(self.code, *self.arrays, self.p.y, self.xty, self.w, self.z, idx, lam, beta_vec)
+
+    def run_greedy(self, n_steps, lam, beta):
+        chosen = np.empty(n_steps, dtype=np.int64)
+        if self.p.is_sparse:
+            K.gcd_sparse(self.code, *self.arrays, self.p.y, self.xty, self.w, self.z, n_steps, lam, beta, chosen)
+        else:
+            K.gcd_dense(self.code, *self.arrays, self.p.y, self.xty, self.w, self.z, n_steps, lam, beta, chosen)
+        return chosen
+
+    def objective(self):
+        return self.p.smooth_from_margins(self.z) + self.p.lam * float(np.abs(self.w).sum())
+
+
+def _run(problem, n_iter, n_checkpoints, beta, draw, method, seed):
+    state = _CDState(problem)
+    beta_vec = np.full(problem.d, beta)
+    rec = TraceRecorder()
+    rec.record(0, 0, state.objective(), 0, 0.0)
+    cps = log_checkpoints(n_iter, n_checkpoints)
+    accesses = 0
+    seconds = 0.0
+    for a, b in zip(cps[:-1], cps[1:]):
+        idx = draw(a, b)
+        t0 = time.perf_counter()
+        state.run(idx, problem.lam, beta_vec)
+        seconds += time.perf_counter() - t0
+        accesses += int(problem.column_nnz[idx].sum())
+        rec.record(b, accesses, state.objective(), np.count_nonzero(state.w), seconds)
+    info = {"method": method, "beta": beta, "seed": seed, "n_iter": n_iter}
+    return Result(w=state.w, trace=rec.finish(), info=info)
+
+
+def scd(problem: Problem, n_iter: int, seed=0, n_checkpoints: int = 60, beta=None) -> Result:
+    r"""Stochastic coordinate descent (Algorithms 1 and 2 of Shalev-Shwartz & Tewari 2011).
+
+    Starting at w = 0, each iteration samples j uniformly from {0, ..., d-1} and sets
+    w_j <- s_{lam/beta}(w_j - g_j/beta).  Theorem 1: E[P(w_T)] - P(w*) <= d Psi(0)/(T+1).
+
+    Parameters
+    ----------
+    problem : Problem (squared or logistic loss)
+    n_iter : number of coordinate steps T
+    seed : seed of ``numpy.random.default_rng`` that draws the coordinate stream (reproducible; the same
+        stream for dense and sparse storage of the same matrix)
+    n_checkpoints : number of log-spaced trace records
+    beta : coordinate-smoothness constant of condition (9); default ``problem.loss.beta`` (eq. (7)), valid
+        for features in [-1, 1] by Lemma 6
+
+    Returns
+    -------
+    Result with ``w`` (= w_T) and the trace (iteration, data accesses, P, l0, seconds).
+    """
+    n_iter, beta = _check_common(problem, n_iter, n_checkpoints, beta)
+    rng = np.random.default_rng(seed)
+    return _run(problem, n_iter, n_checkpoints, beta,
+                lambda a, b: rng.integers(0, problem.d, size=b - a, dtype=np.int64), "scd", seed)
+
+
+def cyclic_cd(problem: Problem, n_iter: int, n_checkpoints: int = 60, beta=None) -> Result:
+    """Cyclic coordinate descent: the update of Algorithm 1 with j = t mod d (deterministic)."""
+    n_iter, beta = _check_common(problem, n_iter, n_checkpoints, beta)
+    return _run(problem, n_iter, n_checkpoints, beta,
+                lambda a, b: np.arange(a, b, dtype=np.int64) % problem.d, "cyclic_cd", None)
+
+
+def gcd(problem: Problem, n_iter: int, n_checkpoints: int = 30, beta=None) -> Result:
+    r"""Greedy coordinate descent, the deterministic comparator of Section 4.
+
+    Each iteration computes the full gradient (reading every entry of X) and updates the coordinate whose
+    step has the largest guaranteed decrease
+    -(g_j eta_j + beta eta_j^2/2 + lam(|w_j + eta_j| - |w_j|)), eta_j = s_{lam/beta}(w_j - g_j/beta) - w_j,
+    the lower bound that condition (9) gives.  Data accesses per iteration: nnz(X) + nnz(column j).
+    """
+    n_iter, beta = _check_common(problem, n_iter, n_checkpoints, beta)
+    state = _CDState(problem)
+    rec = TraceRecorder()
+    rec.record(0, 0, state.objective(), 0, 0.0)
+    cps = log_checkpoints(n_iter, n_checkpoints)
+    accesses = 0
+    seconds = 0.0
+    for a, b in zip(cps[:-1], cps[1:]):
+        t0 = time.perf_counter()
+        chosen = state.run_greedy(int(b - a), problem.lam, beta)
+        seconds += time.perf_counter() - t0
+        accesses += int((b - a) * problem.nnz + problem.column_nnz[chosen].sum())
+        rec.record(b, accesses, state.objective(), np.count_nonzero(state.w), seconds)
+    info = {"method": "gcd", "beta": beta, "n_iter": n_iter}
+    return Result(w=state.w, trace=rec.finish(), info=info)

@@ -1,0 +1,73 @@
+"""What a run records, and the one result type every solver returns.
+
+A :class:`Trace` holds, at each checkpoint, the iteration count, the cumulative number of data accesses
+(entries x_ij read: the x-axis of Shalev-Shwartz & Tewari's figures), the objective P(w), the number of
+nonzeros of w (its l0 "norm") and the solver's elapsed seconds (kernel time only: recording is excluded).
+Checkpoints are log-spaced in iterations and depend only on ``n_iter`` and ``n_checkpoints``, so runs with
+different seeds share them and can be averaged point by point.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+
+def log_checkpoints(n_iter: int, n_checkpoints: int = 60) -> np.ndarray:
+    """Iteration counts 0 < ... < n_iter, roughly log-spaced, always including 0 and ``n_iter``."""
+    n_iter = int(n_iter)
+    if n_iter < 0:
+        raise ValueError(f"n_iter must be >= 0, got {n_iter}")
+    if n_checkpoints < 2:
+        raise ValueError(f"n_checkpoints must be >= 2, got {n_checkpoints}")
+    if n_iter == 0:
+        return np.zeros(1, dtype=np.int64)
+    pts = np.unique(np.round(np.logspace(0.0, np.log10(n_iter), n_checkpoints - 1)).astype(np.int64))
+    return np.concatenate(([0], pts[(pts > 0) & (pts < n_iter)], [n_iter])).astype(np.int64)
+
+
+@dataclass
+class Trace:
+    """Checkpoint records of one run.  All arrays have the same length."""
+
+    iteration: np.ndarray
+    data_accesses: np.ndarray
+    objective: np.ndarray
+    nnz: np.ndarray
+    seconds: np.ndarray
+
+    def gap(self, p_star: float) -> np.ndarray:
+        """Sub-optimality P(w_t) - P* at every checkpoint."""
+        return self.objective - p_star
+
+    def __len__(self):
+        return len(self.iteration)
+
+
+class TraceRecorder:
+    """Collects checkpoint records; solvers call :meth:`record` between kernel chunks."""
+
+    def __init__(self):
+        self._rows = []
+
+    def record(self, iteration, data_accesses, objective, nnz, seconds):
+        self._rows.append((int(iteration), float(data_accesses), float(objective), int(nnz), float(seconds)))
+
+    def finish(self) -> Trace:
+        it, acc, obj, nnz, sec = (np.array(c) for c in zip(*self._rows))
+        return Trace(iteration=it.astype(np.int64), data_accesses=acc, objective=obj,
+                     nnz=nnz.astype(np.int64), seconds=sec)
+
+
+@dataclass
+class Result:
+    """The output of every l1lab solver: the final iterate ``w``, its ``trace`` and solver ``info``."""
+
+    w: np.ndarray
+    trace: Trace
+    info: dict = field(default_factory=dict)
+
+    @property
+    def objective(self) -> float:
+        """P(w) of the final iterate."""
+        return float(self.trace.objective[-1])
