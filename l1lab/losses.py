@@ -97,8 +97,8 @@ def _as_pair(a, y):
     a = np.asarray(a, dtype=np.float64)
     y = np.asarray(y, dtype=np.float64)
     a, y = np.broadcast_arrays(a, y)
-    shape = a.shape
-    return np.ascontiguousarray(a).ravel(), np.ascontiguousarray(y).ravel(), shape
+    # copies: a broadcast view is read-only, and numba warns on those
+    return np.array(a, copy=True).ravel(), np.array(y, copy=True).ravel(), a.shape
 
 
 @dataclass(frozen=True)
@@ -181,4 +181,4 @@ def soft_threshold(w, tau):
     w = np.asarray(w, dtype=np.float64)
     if tau < 0:
         raise ValueError(f"the threshold tau must be >= 0, got {tau}")
-    return np.sign(w) * np.maximum(np.abs(w) - tau, 0.0)
+    return np.sign(w) * np.maximum(np.abs(w) - tau, 0.0) + 0.0  # + 0.0 turns -0.0 into 0.0
