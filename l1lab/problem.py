@@ -92,6 +92,7 @@ class Problem:
             self.column_nnz = np.full(self.d, self.m, dtype=np.int64)
         self.nnz = int(self.column_nnz.sum())
         self._reference = None
+        self._csr_arrays = None
 
     # ------------------------------------------------------------------ data access
     @property
@@ -117,6 +118,22 @@ class Problem:
         if self._XC is None:
             self._XC = np.ascontiguousarray(self._XT.T)
         return self._XC
+
+    def csr_arrays(self):
+        """(indptr, indices, data) of X by rows, for the example-sampling kernels (built once).
+
+        Dense X is converted to CSR with its exact zeros dropped, which changes no inner product.
+        """
+        if self._csr_arrays is None:
+            M = self.csr if self.is_sparse else sp.csr_matrix(self.rows)
+            self._csr_arrays = (M.indptr.astype(np.int64), M.indices.astype(np.int64),
+                                np.ascontiguousarray(M.data, dtype=np.float64))
+        return self._csr_arrays
+
+    @property
+    def row_nnz(self) -> np.ndarray:
+        """Number of nonzeros of every example x_i."""
+        return np.diff(self.csr_arrays()[0])
 
     @property
     def density(self) -> float:

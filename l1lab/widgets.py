@@ -1,0 +1,282 @@
+r"""Thin ipywidgets (>= 8) wrappers around the book's figures, and the computations they share with the static
+pages.
+
+Each demo has three layers, so the HTML book (no kernel) and the live notebook show the same figure:
+
+* a cached *data* function (:func:`scd_bound_data`, :func:`cd_comparison_data`) that builds the problem, its
+  reference optimum and the runs;
+* a *figure* function (:func:`scd_bound_figure`, :func:`cd_comparison_figure`) that returns a
+  ``matplotlib.figure.Figure`` (not managed by pyplot, so it is shown once and never leaks);
+* the *widget* (:func:`scd_bound_demo`, :func:`cd_comparison_demo`): sliders and dropdowns wired to the figure
+  function with ``continuous_update=False``.
+
+The slider ranges are chosen so that every setting, including the largest, answers in a few seconds on a
+2-core machine (``tests/test_widgets.py`` runs the largest ones).  The data functions run with one BLAS
+thread: the demos' matrices are small, and on a busy 2-core machine a multi-threaded OpenBLAS made the reference
+solver's small least-squares solves about ten times slower.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+from matplotlib.figure import Figure
+from threadpoolctl import threadpool_limits
+
+from .datasets import make_classification, make_regression
+from .experiments import SeedRuns, run_seeds
+from .plotting import plot_gap_vs_bound, plot_objective_and_nnz, scrubbable_sweep
+from .problem import Problem
+from .solvers import cyclic_cd, gcd, scd
+from .theory import shalev_shwartz_tewari as sst
+
+__all__ = [
+    "CD_COMPARISON_DEFAULTS", "CD_COMPARISON_LIMITS", "SCD_BOUND_DEFAULTS", "SCD_BOUND_LIMITS",
+    "cd_comparison_data", "cd_comparison_demo", "cd_comparison_figure", "draw_scd_bound", "make_problem",
+    "scd_bound_data", "scd_bound_demo", "scd_bound_figure", "scd_bound_sweep",
+]
+
+LOSSES = ("logistic", "squared")
+
+#: defaults of demo 1 (Theorem 1 against SCD over seeds)
+SCD_BOUND_DEFAULTS = dict(d=50, m=200, lam=1e-3, loss="logistic", n_seeds=10, T=10_000)
+#: widget ranges of demo 1: (min, max) or (min, max, step); T takes one of the listed values
+SCD_BOUND_LIMITS = dict(d=(10, 200, 10), m=(50, 500, 50), lam=(3e-4, 1e-1), n_seeds=(2, 20, 1),
+                        T=(1_000, 2_000, 5_000, 10_000, 20_000))
+
+#: defaults of demo 2 (SCD, cyclic CD and GCD against data accesses)
+CD_COMPARISON_DEFAULTS = dict(d=100, m=300, lam=1e-2, loss="logistic", epochs=50, density=1.0, n_seeds=5)
+#: widget ranges of demo 2
+CD_COMPARISON_LIMITS = dict(d=(20, 200, 10), m=(50, 500, 50), lam=(3e-4, 1e-1), epochs=(5, 100, 5),
+                            density=(1.0, 0.3, 0.1), n_seeds=(1, 10, 1))
+
+
+def _check_range(name, value, limits):
+    lo, hi = limits[name][0], limits[name][1]
+    if not (lo <= value <= hi):
+        raise ValueError(f"{name}={value} is outside the demo's range [{lo}, {hi}] (chosen to answer in seconds)")
+
+
+def make_problem(d, m, lam, loss="logistic", density=1.0, data_seed=0):
+    """The synthetic problem of the demos: k = max(1, d // 10) relevant features, features in [-1, 1].
+
+    Squared loss: :func:`l1lab.datasets.make_regression` (targets scaled to mean square 1, so C(0) = 1/2).
+    Logistic loss: :func:`l1lab.datasets.make_classification` (5% label noise).
+    """
+    if loss not in LOSSES:
+        raise ValueError(f"loss must be one of {LOSSES}, got {loss!r}")
+    k = max(1, int(d) // 10)
+    if loss == "squared":
+        X, y, _ = make_regression(int(m), int(d), k, noise=0.1, density=density, seed=data_seed)
+    else:
+        X, y, _ = make_classification(int(m), int(d), k, density=density, seed=data_seed)
+    return Problem(X, y, loss=loss, lam=float(lam))
+
+
+# ---------------------------------------------------------------------------------------------- demo 1
+@dataclass(frozen=True)
+class ScdBoundData:
+    """Everything demo 1 draws: the problem, its optimum, Psi(0), the SCD runs and Theorem 1's bound."""
+
+    problem: Problem
+    w_star: np.ndarray
+    p_star: float
+    psi0: float
+    runs: SeedRuns
+    bound: np.ndarray
+
+    def ratio(self):
+        """bound / (mean gap) at every checkpoint T > 0 (inf where the mean gap is <= 0)."""
+        keep = self.runs.iteration > 0
+        g = self.runs.gap_summary(self.p_star).mean[keep]
+        with np.errstate(divide="ignore"):
+            return np.where(g > 0, self.bound[keep] / np.where(g > 0, g, 1.0), np.inf)
+
+
+@lru_cache(maxsize=32)
+@threadpool_limits.wrap(limits=1, user_api="blas")
+def _scd_bound_data(d, m, lam, loss, n_seeds, T, data_seed):
+    prob = make_problem(d, m, lam, loss, data_seed=data_seed)
+    w_star, p_star = prob.reference_solution()
+    psi0 = sst.scd_psi0(prob.loss.beta, w_star, prob.objective(np.zeros(prob.d)))
+    runs = run_seeds(scd, prob, range(n_seeds), n_iter=T, n_checkpoints=40)
+    bound = np.asarray(sst.scd_expected_gap_bound(runs.iteration, prob.d, psi0))
+    return ScdBoundData(prob, w_star, p_star, psi0, runs, bound)
+
+
+def scd_bound_data(d=50, m=200, lam=1e-3, loss="logistic", n_seeds=10, T=10_000, data_seed=0) -> ScdBoundData:
+    """Demo 1's computation: SCD on :func:`make_problem` with ``n_seeds`` seeds (0, 1, ...) for T iterations,
+    the reference optimum, Psi(0) and Theorem 1's bound d Psi(0)/(T+1) at the checkpoints.  Cached."""
+    return _scd_bound_data(int(d), int(m), float(lam), str(loss), int(n_seeds), int(T), int(data_seed))
+
+
+def draw_scd_bound(ax, data: ScdBoundData, ylim=None, title=True):
+    """Draw demo 1 on ``ax``: the mean gap over seeds with its min-max band against Theorem 1's bound."""
+    prob = data.problem
+    out = plot_gap_vs_bound(ax, data.runs, data.p_star, data.bound, label="SCD",
+                            bound_label=r"Theorem 1: $d\,\Psi(0)/(T+1)$")
+    if ylim is not None:
+        ax.set_ylim(*ylim)
+    if title:
+        ax.set_title(f"{prob.loss.name} loss, d = {prob.d}, m = {prob.m}, λ = {prob.lam:.1e}: "
+                     f"$\\|w^\\star\\|_0$ = {np.count_nonzero(data.w_star)}, Ψ(0) = {data.psi0:.3g}", fontsize=10)
+    ax.legend(loc="lower left", fontsize=8)
+    return out
+
+
+def scd_bound_figure(d=50, m=200, lam=1e-3, loss="logistic", n_seeds=10, T=10_000, data_seed=0,
+                     figsize=(7.0, 4.4)) -> Figure:
+    """Demo 1 as a Figure: empirical E[P(w_T)] - P* of SCD (mean and min-max over seeds) against
+    d Psi(0)/(T+1) (Theorem 1 of Shalev-Shwartz & Tewari 2011) on log-log axes."""
+    data = scd_bound_data(d, m, lam, loss, n_seeds, T, data_seed)
+    fig = Figure(figsize=figsize, layout="constrained")
+    draw_scd_bound(fig.add_subplot(), data)
+    return fig
+
+
+def scd_bound_sweep(param, values, dpi=80, **fixed) -> str:
+    """Demo 1 swept over one parameter (``'lam'``, ``'d'``, ``'m'`` or ``'T'``) as a scrubbable HTML player
+    (:func:`l1lab.plotting.scrubbable_sweep`), with y-limits shared by all frames so they can be compared."""
+    if param not in ("lam", "d", "m", "T"):
+        raise ValueError(f"param must be one of 'lam', 'd', 'm', 'T', got {param!r}")
+    args = dict(SCD_BOUND_DEFAULTS, **fixed)
+    datas = [scd_bound_data(**dict(args, **{param: v})) for v in values]
+    lows, highs = [], []
+    for dt in datas:
+        g = dt.runs.gap(dt.p_star)[:, dt.runs.iteration > 0]
+        lows.append(max(g.min(), 1e-12 * max(1.0, abs(dt.p_star))))
+        highs.append(max(g.max(), dt.bound[dt.runs.iteration > 0].max()))
+    ylim = (0.5 * min(lows), 2.0 * max(highs))
+
+    def frame(fig, dt):
+        draw_scd_bound(fig.add_subplot(), dt, ylim=ylim)
+
+    return scrubbable_sweep(frame, datas, figsize=(7.0, 4.4), dpi=dpi, name=f"scd_bound_{param}")
+
+
+def _log_slider(widgets, value, lo, hi, description):
+    return widgets.FloatLogSlider(value=value, base=10, min=np.log10(lo), max=np.log10(hi), step=0.25,
+                                  description=description, continuous_update=False, readout_format=".1e")
+
+
+def scd_bound_demo(**defaults):
+    """Live demo 1: sliders for d, m, λ (log scale), the loss, the number of seeds and T, redrawing
+    :func:`scd_bound_figure`.  Returns an ipywidgets VBox (display it, or let it be a cell's value)."""
+    import ipywidgets as widgets
+    from IPython.display import display
+
+    v = dict(SCD_BOUND_DEFAULTS, **defaults)
+    lim = SCD_BOUND_LIMITS
+    for name in ("d", "m", "lam", "n_seeds"):
+        _check_range(name, v[name], lim)
+    if v["T"] not in lim["T"]:
+        raise ValueError(f"T must be one of {lim['T']}, got {v['T']}")
+    controls = dict(
+        d=widgets.IntSlider(value=v["d"], min=lim["d"][0], max=lim["d"][1], step=lim["d"][2], description="d",
+                            continuous_update=False),
+        m=widgets.IntSlider(value=v["m"], min=lim["m"][0], max=lim["m"][1], step=lim["m"][2], description="m",
+                            continuous_update=False),
+        lam=_log_slider(widgets, v["lam"], *lim["lam"], description="λ"),
+        loss=widgets.Dropdown(options=list(LOSSES), value=v["loss"], description="loss"),
+        n_seeds=widgets.IntSlider(value=v["n_seeds"], min=lim["n_seeds"][0], max=lim["n_seeds"][1],
+                                  description="seeds", continuous_update=False),
+        T=widgets.SelectionSlider(options=list(lim["T"]), value=v["T"], description="T",
+                                  continuous_update=False),
+    )
+
+    def show(**kw):
+        display(scd_bound_figure(**kw))
+
+    out = widgets.interactive_output(show, controls)
+    box = widgets.VBox([widgets.HBox([controls["d"], controls["m"], controls["lam"]]),
+                        widgets.HBox([controls["loss"], controls["n_seeds"], controls["T"]]), out])
+    box.controls = controls
+    return box
+
+
+# ---------------------------------------------------------------------------------------------- demo 2
+@dataclass(frozen=True)
+class CdComparisonData:
+    """Demo 2: the problem, P*, and the runs by algorithm name."""
+
+    problem: Problem
+    w_star: np.ndarray
+    p_star: float
+    results: dict
+
+
+@lru_cache(maxsize=16)
+@threadpool_limits.wrap(limits=1, user_api="blas")
+def _cd_comparison_data(d, m, lam, loss, epochs, density, n_seeds, data_seed):
+    prob = make_problem(d, m, lam, loss, density=density, data_seed=data_seed)
+    w_star, p_star = prob.reference_solution()
+    n_iter = epochs * prob.d  # SCD and cyclic CD: `epochs` passes over the d coordinates (~ epochs nnz(X))
+    results = {
+        "SCD": run_seeds(scd, prob, range(n_seeds), n_iter=n_iter, n_checkpoints=40),
+        "cyclic CD": cyclic_cd(prob, n_iter, n_checkpoints=40),
+        # one GCD iteration reads all of X: the same budget of data accesses buys `epochs` iterations
+        "GCD": gcd(prob, epochs, n_checkpoints=30),
+    }
+    return CdComparisonData(prob, w_star, p_star, results)
+
+
+def cd_comparison_data(d=100, m=300, lam=1e-2, loss="logistic", epochs=50, density=1.0, n_seeds=5,
+                       data_seed=0) -> CdComparisonData:
+    """Demo 2's computation: SCD (``n_seeds`` seeds), cyclic CD and GCD on :func:`make_problem` with the same
+    budget of about ``epochs`` * nnz(X) data accesses each, and the reference optimum.  Cached."""
+    return _cd_comparison_data(int(d), int(m), float(lam), str(loss), int(epochs), float(density), int(n_seeds),
+                               int(data_seed))
+
+
+def cd_comparison_figure(d=100, m=300, lam=1e-2, loss="logistic", epochs=50, density=1.0, n_seeds=5,
+                         data_seed=0, figsize=(10.0, 4.0)) -> Figure:
+    """Demo 2 as a Figure: P(w) - P* (log-log) and ||w||_0 against data accesses for SCD, cyclic CD and GCD."""
+    data = cd_comparison_data(d, m, lam, loss, epochs, density, n_seeds, data_seed)
+    prob = data.problem
+    fig = Figure(figsize=figsize, layout="constrained")
+    axes = fig.subplots(1, 2)
+    plot_objective_and_nnz(axes, data.results, data.p_star)
+    axes[1].axhline(np.count_nonzero(data.w_star), color="k", ls="--", lw=1, label=r"$\|w^\star\|_0$")
+    axes[0].legend(loc="lower left", fontsize=8)
+    axes[1].legend(loc="upper left", fontsize=8)
+    kind = "dense" if not prob.is_sparse else f"density {prob.density:.2g}"
+    fig.suptitle(f"{prob.loss.name} loss, d = {prob.d}, m = {prob.m} ({kind}), λ = {prob.lam:.1e}; "
+                 f"budget ≈ {epochs} passes over X", fontsize=10)
+    return fig
+
+
+def cd_comparison_demo(**defaults):
+    """Live demo 2: sliders for d, m, λ, the loss, the data density, the budget (passes over X) and the number
+    of SCD seeds, redrawing :func:`cd_comparison_figure`.  Returns an ipywidgets VBox."""
+    import ipywidgets as widgets
+    from IPython.display import display
+
+    v = dict(CD_COMPARISON_DEFAULTS, **defaults)
+    lim = CD_COMPARISON_LIMITS
+    for name in ("d", "m", "lam", "epochs", "n_seeds"):
+        _check_range(name, v[name], lim)
+    if v["density"] not in lim["density"]:
+        raise ValueError(f"density must be one of {lim['density']}, got {v['density']}")
+    controls = dict(
+        d=widgets.IntSlider(value=v["d"], min=lim["d"][0], max=lim["d"][1], step=lim["d"][2], description="d",
+                            continuous_update=False),
+        m=widgets.IntSlider(value=v["m"], min=lim["m"][0], max=lim["m"][1], step=lim["m"][2], description="m",
+                            continuous_update=False),
+        lam=_log_slider(widgets, v["lam"], *lim["lam"], description="λ"),
+        loss=widgets.Dropdown(options=list(LOSSES), value=v["loss"], description="loss"),
+        density=widgets.Dropdown(options=list(lim["density"]), value=v["density"], description="density"),
+        epochs=widgets.IntSlider(value=v["epochs"], min=lim["epochs"][0], max=lim["epochs"][1],
+                                 step=lim["epochs"][2], description="passes", continuous_update=False),
+        n_seeds=widgets.IntSlider(value=v["n_seeds"], min=lim["n_seeds"][0], max=lim["n_seeds"][1],
+                                  description="SCD seeds", continuous_update=False),
+    )
+
+    def show(**kw):
+        display(cd_comparison_figure(**kw))
+
+    out = widgets.interactive_output(show, controls)
+    box = widgets.VBox([widgets.HBox([controls["d"], controls["m"], controls["lam"], controls["loss"]]),
+                        widgets.HBox([controls["density"], controls["epochs"], controls["n_seeds"]]), out])
+    box.controls = controls
+    return box

@@ -1,0 +1,102 @@
+"""l1lab.widgets: the widgets build, and their compute functions run at the defaults and the largest settings.
+
+Nothing here is timed: the ranges in SCD_BOUND_LIMITS / CD_COMPARISON_LIMITS are what keeps the widgets fast,
+and running the largest settings here keeps them from silently growing.
+"""
+import matplotlib
+
+matplotlib.use("Agg")
+import ipywidgets  # noqa: E402
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+from matplotlib.figure import Figure  # noqa: E402
+
+from l1lab import widgets as W  # noqa: E402
+from l1lab.experiments import SeedRuns  # noqa: E402
+
+
+def _largest_scd_bound():
+    lim = W.SCD_BOUND_LIMITS
+    return dict(d=lim["d"][1], m=lim["m"][1], lam=lim["lam"][0], loss="logistic", n_seeds=lim["n_seeds"][1],
+                T=max(lim["T"]))
+
+
+def _largest_cd_comparison():
+    lim = W.CD_COMPARISON_LIMITS
+    return dict(d=lim["d"][1], m=lim["m"][1], lam=lim["lam"][0], loss="logistic", epochs=lim["epochs"][1],
+                density=min(lim["density"]), n_seeds=lim["n_seeds"][1])
+
+
+def test_scd_bound_figure_defaults():
+    fig = W.scd_bound_figure()
+    assert isinstance(fig, Figure)
+    (ax,) = fig.axes
+    assert ax.get_xscale() == "log" and ax.get_yscale() == "log"
+    data = W.scd_bound_data()
+    assert data.runs.n_seeds == W.SCD_BOUND_DEFAULTS["n_seeds"] >= 10
+    # Theorem 1 holds on the demo: the empirical mean gap is below the bound at every checkpoint
+    g = data.runs.gap_summary(data.p_star).mean
+    assert np.all(g <= data.bound + 1e-12)
+    assert np.all(data.ratio() >= 1.0)
+
+
+def test_scd_bound_data_is_cached():
+    assert W.scd_bound_data() is W.scd_bound_data(**W.SCD_BOUND_DEFAULTS)
+
+
+def test_scd_bound_figure_largest_settings():
+    kw = _largest_scd_bound()
+    fig = W.scd_bound_figure(**kw)
+    assert len(fig.axes) == 1
+    data = W.scd_bound_data(**kw)
+    assert data.runs.objective.shape[0] == kw["n_seeds"] and data.runs.iteration[-1] == kw["T"]
+    assert np.all(data.runs.gap_summary(data.p_star).mean <= data.bound + 1e-12)
+
+
+def test_scd_bound_demo_widget():
+    box = W.scd_bound_demo()
+    assert isinstance(box, ipywidgets.VBox)
+    assert set(box.controls) == {"d", "m", "lam", "loss", "n_seeds", "T"}
+    assert isinstance(box.controls["lam"], ipywidgets.FloatLogSlider)
+    assert box.controls["T"].value == W.SCD_BOUND_DEFAULTS["T"]
+    with pytest.raises(ValueError, match="range"):
+        W.scd_bound_demo(d=10_000)
+
+
+def test_scd_bound_sweep_html():
+    html = W.scd_bound_sweep("lam", [1e-2, 1e-1], d=10, m=50, n_seeds=2, T=1000, dpi=30)
+    assert "<script" in html and html.count("data:image/png;base64") == 2
+    with pytest.raises(ValueError):
+        W.scd_bound_sweep("beta", [1.0])
+
+
+def test_cd_comparison_figure_defaults():
+    fig = W.cd_comparison_figure()
+    assert len(fig.axes) == 2
+    data = W.cd_comparison_data()
+    assert set(data.results) == {"SCD", "cyclic CD", "GCD"}
+    assert isinstance(data.results["SCD"], SeedRuns)
+    # the three algorithms get about the same budget of data accesses
+    budgets = [np.max(r.data_accesses) for r in (data.results["SCD"], data.results["cyclic CD"].trace,
+                                                  data.results["GCD"].trace)]
+    assert max(budgets) / min(budgets) < 1.1
+
+
+def test_cd_comparison_figure_largest_settings():
+    kw = _largest_cd_comparison()
+    fig = W.cd_comparison_figure(**kw)
+    assert len(fig.axes) == 2
+    assert W.cd_comparison_data(**kw).problem.is_sparse
+
+
+def test_cd_comparison_demo_widget():
+    box = W.cd_comparison_demo()
+    assert isinstance(box, ipywidgets.VBox)
+    assert set(box.controls) == {"d", "m", "lam", "loss", "density", "epochs", "n_seeds"}
+    with pytest.raises(ValueError):
+        W.cd_comparison_demo(density=0.5)
+
+
+def test_make_problem_rejects_unknown_loss():
+    with pytest.raises(ValueError, match="loss"):
+        W.make_problem(10, 20, 1e-2, loss="hinge")
