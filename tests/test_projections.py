@@ -1,0 +1,128 @@
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+
+from l1lab.projections import (METHODS, l1_ball_threshold, project_l1_ball, project_simplex,
+                               project_weighted_l1_ball, simplex_threshold)
+
+finite = st.floats(-1e6, 1e6, allow_nan=False, allow_subnormal=False)
+vectors = arrays(np.float64, st.integers(1, 60), elements=finite)
+radii = st.floats(0.0, 1e4, allow_subnormal=False)
+
+
+def check_ball_kkt(v, w, z, theta):
+    """Optimality of w = argmin ||w - v|| s.t. ||w||_1 <= z, through its KKT conditions."""
+    scale = max(1.0, np.abs(v).max(), z)
+    tol = 1e-12 * scale * max(1, v.size)
+    if np.abs(v).sum() <= z:
+        assert theta == 0.0
+        np.testing.assert_array_equal(w, v)
+        return
+    assert theta >= 0
+    np.testing.assert_allclose(w, np.sign(v) * np.maximum(np.abs(v) - theta, 0), atol=tol)
+    assert abs(np.abs(w).sum() - z) <= tol
+    assert np.all(w * v >= 0)  # Lemma 3: signs are kept
+    # variational inequality <v - w, u - w> <= 0 for all u in the ball; the vertices +-z e_i suffice
+    r = v - w
+    assert z * np.abs(r).max() <= r @ w + tol * max(1.0, np.abs(r).max())
+
+
+@settings(max_examples=300, deadline=None)
+@given(vectors, radii)
+def test_l1_ball_projection_is_optimal_and_methods_agree(v, z):
+    ws = {}
+    for method in METHODS:
+        w = project_l1_ball(v, z, method)
+        check_ball_kkt(v, w, z, l1_ball_threshold(v, z, method))
+        assert w is not v
+        ws[method] = w
+    scale = max(1.0, np.abs(v).max())
+    for method in METHODS:
+        np.testing.assert_allclose(ws[method], ws["sort"], atol=1e-12 * scale, rtol=0)
+
+
+@settings(max_examples=300, deadline=None)
+@given(vectors, st.floats(1e-3, 1e4))
+def test_simplex_projection_is_optimal(v, z):
+    for method in METHODS:
+        w = project_simplex(v, z, method)
+        theta = simplex_threshold(v, z, method)
+        scale = max(1.0, np.abs(v).max(), z)
+        assert np.all(w >= 0)
+        assert abs(w.sum() - z) <= 1e-12 * scale * v.size
+        np.testing.assert_allclose(w, np.maximum(v - theta, 0), atol=1e-12 * scale)
+        # KKT: theta >= v_i for every i outside the support
+        assert np.all(v[w == 0] <= theta + 1e-12 * scale)
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_edge_cases(method):
+    v = np.array([0.3, -0.2, 0.1])
+    w = project_l1_ball(v, 1.0, method)  # inside: a copy, not the input
+    assert w is not v and np.array_equal(w, v)
+    v_on = np.array([0.5, -0.5])  # exactly on the boundary
+    np.testing.assert_array_equal(project_l1_ball(v_on, 1.0, method), v_on)
+    assert np.all(project_l1_ball(np.array([3.0, -1.0]), 0.0, method) == 0)  # z = 0
+    np.testing.assert_allclose(project_l1_ball(np.array([2.0, 2.0, 2.0]), 1.5, method), [0.5, 0.5, 0.5])  # ties
+    np.testing.assert_allclose(project_l1_ball(np.array([-2.0, -2.0]), 1.0, method), [-0.5, -0.5])  # negative
+    np.testing.assert_allclose(project_l1_ball(np.array([-7.0]), 2.0, method), [-2.0])  # n = 1
+    np.testing.assert_allclose(project_simplex(np.array([-7.0]), 2.0, method), [2.0])
+    np.testing.assert_allclose(project_simplex(np.array([-1.0, -1.0]), 1.0, method), [0.5, 0.5])
+    np.testing.assert_allclose(project_simplex(np.array([5.0, 0.0, 0.0]), 1.0, method), [1.0, 0.0, 0.0])
+    assert np.all(project_simplex(np.array([1.0, 2.0]), 0.0, method) == 0)
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_errors(method):
+    for bad in (np.array([1.0, np.nan]), np.array([np.inf, 0.0])):
+        with pytest.raises(ValueError, match="NaN or infinite"):
+            project_l1_ball(bad, 1.0, method)
+    with pytest.raises(ValueError, match="z must be"):
+        project_l1_ball(np.ones(3), -1.0, method)
+    with pytest.raises(ValueError, match="empty"):
+        project_simplex(np.zeros(0), 1.0, method)
+    with pytest.raises(ValueError, match="1-d"):
+        project_l1_ball(np.ones((2, 2)), 1.0, method)
+    with pytest.raises(ValueError, match="method"):
+        project_l1_ball(np.ones(3), 1.0, "bisection")
+
+
+def test_pivot_result_does_not_depend_on_seed():
+    v = np.random.default_rng(0).standard_normal(1000)
+    ref = project_l1_ball(v, 5.0, "pivot", seed=0)
+    for s in range(1, 5):
+        np.testing.assert_array_equal(project_l1_ball(v, 5.0, "pivot", seed=s), ref)
+
+
+@settings(max_examples=200, deadline=None)
+@given(vectors, st.floats(0.0, 1e4), st.integers(0, 2 ** 31))
+def test_weighted_projection_kkt(v, z, seed):
+    a = np.random.default_rng(seed).uniform(0.1, 10.0, v.size)
+    w = project_weighted_l1_ball(v, a, z)
+    scale = max(1.0, np.abs(v).max(), z) * 100
+    if a @ np.abs(v) <= z:
+        np.testing.assert_array_equal(w, v)
+        return
+    assert abs(a @ np.abs(w) - z) <= 1e-10 * scale * v.size
+    # KKT: w = sign(v) max(|v| - theta a, 0) for one theta >= 0
+    sup = w != 0
+    r = (np.abs(v) - np.abs(w)) / a
+    if sup.any():
+        theta = r[sup].mean()
+        assert theta >= -1e-12
+        np.testing.assert_allclose(r[sup], theta, atol=1e-9 * scale)
+        assert np.all(np.abs(v[~sup]) / a[~sup] <= theta + 1e-9 * scale)
+    # variational inequality over the weighted ball's vertices +-z/a_i e_i
+    res = v - w
+    assert z * np.max(np.abs(res) / a) <= res @ w + 1e-9 * scale * max(1.0, np.abs(res).max())
+
+
+def test_weighted_with_unit_weights_is_the_l1_ball():
+    v = np.random.default_rng(3).standard_normal(200) * 4
+    np.testing.assert_allclose(project_weighted_l1_ball(v, np.ones(200), 7.0), project_l1_ball(v, 7.0), atol=1e-12)
+    with pytest.raises(ValueError, match="weights"):
+        project_weighted_l1_ball(v, np.zeros(200), 1.0)
+    with pytest.raises(ValueError, match="shape"):
+        project_weighted_l1_ball(v, np.ones(3), 1.0)
