@@ -138,12 +138,60 @@ def _threshold_condat(y, a):
     return rho
 
 
+@njit(cache=True)
+def _support_threshold_kernel(u, z, theta):
+    tot = 0.0
+    cnt = 0
+    umax = u[0]
+    for x in u:
+        if x > theta:
+            tot += x
+            cnt += 1
+        if x > umax:
+            umax = x
+    if cnt == 0:  # theta rounded up to max(u) (z tiny): the support is the largest entries
+        for x in u:
+            if x == umax:
+                tot += x
+                cnt += 1
+    return (tot - z) / cnt
+
+
 def _support_threshold(u, z, theta):
     """Recompute theta from the support {u > theta}: (sum - z)/count, the same expression for all methods."""
-    sup = u > theta
-    if not sup.any():  # theta rounded up to max(u) (z tiny): the support is the largest entries
-        sup = u == u.max()
-    return (float(u[sup].sum()) - z) / int(sup.sum())
+    return _support_threshold_kernel(u, z, theta)
+
+
+@njit(cache=True)
+def _abs_and_sum(v):
+    u = np.empty_like(v)
+    s = 0.0
+    for i in range(v.shape[0]):
+        u[i] = abs(v[i])
+        s += u[i]
+    return u, s
+
+
+@njit(cache=True)
+def _shrink_signed(v, theta):
+    """sign(v) max(|v| - theta, 0), one pass, +0.0 for the zeros."""
+    out = np.empty_like(v)
+    for i in range(v.shape[0]):
+        a = abs(v[i]) - theta
+        out[i] = (a if v[i] > 0 else -a) if a > 0.0 else 0.0
+    return out
+
+
+def _threshold(u, z, method, seed):
+    if method not in METHODS:
+        raise ValueError(f"method must be one of {METHODS}, got {method!r}")
+    if method == "sort":
+        theta = _threshold_sort(u, z)
+    elif method == "pivot":
+        theta = _threshold_pivot(u, z, seed)
+    else:
+        theta = _threshold_condat(u, z)
+    return _support_threshold(u, z, theta)
 
 
 def simplex_threshold(v, z=1.0, method="condat", seed=0):
@@ -156,13 +204,7 @@ def simplex_threshold(v, z=1.0, method="condat", seed=0):
         raise ValueError(f"method must be one of {METHODS}, got {method!r}")
     if z == 0:
         return float(v.max())  # the simplex of radius 0 is {0}: max(v - max v, 0) = 0
-    if method == "sort":
-        theta = _threshold_sort(v, z)
-    elif method == "pivot":
-        theta = _threshold_pivot(np.ascontiguousarray(v), z, seed)
-    else:
-        theta = _threshold_condat(np.ascontiguousarray(v), z)
-    return _support_threshold(v, z, theta)
+    return _threshold(np.ascontiguousarray(v), z, method, seed)
 
 
 def project_simplex(v, z=1.0, method="condat", seed=0):
@@ -170,10 +212,23 @@ def project_simplex(v, z=1.0, method="condat", seed=0):
     Shalev-Shwartz, Singer & Chandra 2008); ``method`` in ``("sort", "pivot", "condat")``; ``seed`` only
     changes the pivots of ``"pivot"`` (not the result).  Always returns a new array."""
     v, z = _check(v, z)
+    if method not in METHODS:
+        raise ValueError(f"method must be one of {METHODS}, got {method!r}")
     if z == 0:
         return np.zeros_like(v)
-    theta = simplex_threshold(v, z, method, seed)
+    theta = _threshold(np.ascontiguousarray(v), z, method, seed)
     return np.maximum(v - theta, 0.0)
+
+
+def _ball_theta(v, z, method, seed):
+    if method not in METHODS:
+        raise ValueError(f"method must be one of {METHODS}, got {method!r}")
+    u, total = _abs_and_sum(np.ascontiguousarray(v))
+    if total <= z:
+        return 0.0
+    if z == 0:
+        return float(u.max())
+    return max(_threshold(u, z, method, seed), 0.0)
 
 
 def l1_ball_threshold(v, z=1.0, method="condat", seed=0):
@@ -181,22 +236,17 @@ def l1_ball_threshold(v, z=1.0, method="condat", seed=0):
     :math:`w_i = \mathrm{sign}(v_i)\max(|v_i| - \theta, 0)`; 0 when v is inside the ball (Section 4 of Duchi
     et al. 2008)."""
     v, z = _check(v, z)
-    u = np.abs(v)
-    if u.sum() <= z:
-        return 0.0
-    if z == 0:
-        return float(u.max())
-    return max(simplex_threshold(u, z, method, seed), 0.0)
+    return _ball_theta(v, z, method, seed)
 
 
 def project_l1_ball(v, z=1.0, method="condat", seed=0):
     r"""Euclidean projection of v onto :math:`\{w : \|w\|_1 \le z\}` (Section 4 of Duchi et al. 2008): v itself
     (a copy) if it is inside, else :math:`\mathrm{sign}(v)\,\Pi_{\Delta_z}(|v|)`.  Always returns a new array."""
     v, z = _check(v, z)
-    theta = l1_ball_threshold(v, z, method, seed)
+    theta = _ball_theta(v, z, method, seed)
     if theta == 0.0:
         return v.copy()
-    return np.sign(v) * np.maximum(np.abs(v) - theta, 0.0) + 0.0
+    return _shrink_signed(np.ascontiguousarray(v), theta)
 
 
 def project_weighted_l1_ball(v, a, z=1.0):

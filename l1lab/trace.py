@@ -35,6 +35,7 @@ class Trace:
     objective: np.ndarray
     nnz: np.ndarray
     seconds: np.ndarray
+    flops: np.ndarray | None = None  # approximate floating-point operations (solvers that count them)
 
     def gap(self, p_star: float) -> np.ndarray:
         """Sub-optimality P(w_t) - P* at every checkpoint."""
@@ -50,13 +51,14 @@ class TraceRecorder:
     def __init__(self):
         self._rows = []
 
-    def record(self, iteration, data_accesses, objective, nnz, seconds):
-        self._rows.append((int(iteration), float(data_accesses), float(objective), int(nnz), float(seconds)))
+    def record(self, iteration, data_accesses, objective, nnz, seconds, flops=None):
+        self._rows.append((int(iteration), float(data_accesses), float(objective), int(nnz), float(seconds),
+                           np.nan if flops is None else float(flops)))
 
     def finish(self) -> Trace:
-        it, acc, obj, nnz, sec = (np.array(c) for c in zip(*self._rows))
+        it, acc, obj, nnz, sec, fl = (np.array(c) for c in zip(*self._rows))
         return Trace(iteration=it.astype(np.int64), data_accesses=acc, objective=obj,
-                     nnz=nnz.astype(np.int64), seconds=sec)
+                     nnz=nnz.astype(np.int64), seconds=sec, flops=None if np.all(np.isnan(fl)) else fl)
 
 
 @dataclass
