@@ -93,3 +93,30 @@ def make_classification(m, d, k, flip=0.05, density=1.0, kind="uniform", seed=0,
     y[y == 0] = 1.0
     y[rng.random(m) < flip] *= -1.0
     return X, y, w
+
+
+def add_random_features(X, n_extra=1000, kind="sparse", prob=0.05, seed=0):
+    """Append ``n_extra`` irrelevant random features, as Shalev-Shwartz & Tewari (2011, Section 4.1) do to
+    the MAGIC gamma telescope data (following Langford et al. 2009):
+
+    * ``kind="sparse"`` (MAGIC04S): each new entry is 1 with probability ``prob`` (0.05) and 0 otherwise;
+    * ``kind="dense"`` (MAGIC04D): each new entry is -1 or +1 with probability 1/2.
+
+    Returns a CSR matrix for "sparse" (whatever X was) and a dense array for "dense" with dense X (CSR if X
+    is sparse).  X itself must already lie in [-1, 1] (see :func:`scale_features`).
+    """
+    if kind not in ("sparse", "dense"):
+        raise ValueError(f"kind must be 'sparse' or 'dense', got {kind!r}")
+    if n_extra < 0:
+        raise ValueError(f"n_extra must be >= 0, got {n_extra}")
+    if not (0 < prob <= 1):
+        raise ValueError(f"prob must be in (0, 1], got {prob}")
+    rng = np.random.default_rng(seed)
+    m = X.shape[0]
+    if kind == "sparse":
+        extra = sp.csr_matrix((rng.random((m, n_extra)) < prob).astype(np.float64))
+        return sp.hstack([sp.csr_matrix(X), extra], format="csr")
+    extra = rng.choice([-1.0, 1.0], size=(m, n_extra))
+    if sp.issparse(X):
+        return sp.hstack([X, sp.csr_matrix(extra)], format="csr")
+    return np.hstack([np.asarray(X, dtype=np.float64), extra])

@@ -93,6 +93,7 @@ class Problem:
         self.nnz = int(self.column_nnz.sum())
         self._reference = None
         self._csr_arrays = None
+        self._lambda_max = None
 
     # ------------------------------------------------------------------ data access
     @property
@@ -126,7 +127,8 @@ class Problem:
         """
         if self._csr_arrays is None:
             M = self.csr if self.is_sparse else sp.csr_matrix(self.rows)
-            self._csr_arrays = (M.indptr.astype(np.int64), M.indices.astype(np.int64),
+            # unsigned indices: the kernels' loads need no negative-index wrap-around test (see _cd_kernels)
+            self._csr_arrays = (M.indptr.astype(np.uint64), M.indices.astype(np.uint32),
                                 np.ascontiguousarray(M.data, dtype=np.float64))
         return self._csr_arrays
 
@@ -184,8 +186,10 @@ class Problem:
 
     @property
     def lambda_max(self) -> float:
-        """||grad C(0)||_inf: for lam >= lambda_max, w = 0 is optimal."""
-        return float(np.max(np.abs(self.gradient(np.zeros(self.d)))))
+        """||grad C(0)||_inf: for lam >= lambda_max, w = 0 is optimal (computed once)."""
+        if self._lambda_max is None:
+            self._lambda_max = float(np.max(np.abs(self.gradient(np.zeros(self.d)))))
+        return self._lambda_max
 
     def optimality_residual(self, w) -> float:
         r"""The l_inf norm of the minimum-norm sub-gradient of P at w.

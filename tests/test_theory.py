@@ -110,3 +110,82 @@ def test_every_public_bound_is_registered():
              if not name.startswith("_") and f.__module__ == sst.__name__}
     registered = {e.function for e in registry.REGISTRY}
     assert funcs <= registered, sorted(f.__name__ for f in funcs - registered)
+
+
+# ---- Section 3 (SMIDAS) --------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("a,b,P,T", [(1.0, 1.0, 1.0, 100), (13.6, 4.0, 0.69, 1000), (0.2, 30.0, 5.0, 10),
+                                     (50.0, 0.01, 1e-3, 1e6)])
+def test_lemma7_eta_star_minimizes_f(a, b, P, T):
+    from scipy.optimize import minimize_scalar
+
+    eta_star = sst.lemma7_eta_star(a, b, P, T)
+    assert 0 < eta_star < 1 / a
+    res = minimize_scalar(lambda e: sst.lemma7_f(e, a, b, P, T), bounds=(1e-12 / a, (1 - 1e-12) / a),
+                          method="bounded", options={"xatol": 1e-14 / a})
+    assert sst.lemma7_f(eta_star, a, b, P, T) <= res.fun * (1 + 1e-9)
+    assert eta_star == pytest.approx(res.x, rel=1e-4)
+    assert sst.lemma7_f(eta_star, a, b, P, T) <= sst.lemma7_min_upper_bound(a, b, P, T)
+    assert sst.lemma7_f(2 / a, a, b, P, T) == np.inf
+
+
+def test_kappa_is_p_minus_1_times_e_at_p_2lnd():
+    for d in (10, 1000, 10 ** 6):
+        p = 2 * math.log(d)
+        assert sst.smidas_kappa(p, d) == pytest.approx((p - 1) * math.e)
+        # the experiments' ceil(2 ln d) keeps d^(2/p) <= e
+        pc = math.ceil(p)
+        assert sst.smidas_kappa(pc, d) <= (pc - 1) * math.e
+
+
+def test_theorem3_optimal_eta_and_printed_forms():
+    rng = np.random.default_rng(0)
+    for _ in range(100):
+        d = int(rng.integers(3, 10 ** 6))
+        p = 2 * math.log(d)
+        T = float(rng.integers(10, 10 ** 7))
+        rho, w1, p0 = rng.uniform(0.1, 4), rng.uniform(0.01, 100), rng.uniform(0.01, 2)
+        eta = sst.smidas_eta_lipschitz(T, rho, w1, p, d)
+        # eta minimizes the case-(13) bound, whose minimum is the stated rate
+        assert sst.smidas_bound_lipschitz(eta, T, rho, w1, p, d) == pytest.approx(
+            sst.smidas_rate_lipschitz(T, rho, w1, p, d))
+        for f in (0.5, 2.0):
+            assert sst.smidas_bound_lipschitz(f * eta, T, rho, w1, p, d) > sst.smidas_bound_lipschitz(eta, T, rho, w1, p, d)
+        assert sst.smidas_rate_lipschitz(T, rho, w1, p, d) <= sst.smidas_rate_lipschitz_as_printed(T, rho, w1, d)
+        # case (14): Lemma 7's eta and bound, and the printed log-d form is larger
+        eta14 = sst.smidas_eta_self_bounded(T, rho, w1, p0, p, d)
+        val = sst.smidas_bound_self_bounded(eta14, T, rho, w1, p0, p, d)
+        assert val <= sst.smidas_rate_self_bounded(T, rho, w1, p0, p, d) * (1 + 1e-12)
+        assert sst.smidas_rate_self_bounded(T, rho, w1, p0, p, d) <= sst.smidas_rate_self_bounded_as_printed(
+            T, rho, w1, p0, d) * (1 + 1e-12)
+        # Proposition 4: a eta = K/(1+K)
+        K = rng.uniform(0.1, 10)
+        a = sst.smidas_kappa(p, d) * rho / 2
+        assert a * sst.smidas_prop4_eta(K, rho, p, d) == pytest.approx(K / (1 + K))
+
+
+def test_runtime_bounds_3_and_4_ratio():
+    """Section 1.1.3: with k-sparse w* and dense +-1 examples, (4)/(3) = d/(k log d) up to the norms."""
+    d, k = 10_000, 10
+    w = np.zeros(d)
+    w[:k] = 1.0
+    r3 = sst.smidas_runtime_bound(0.01, d, np.abs(w).sum())
+    r4 = sst.truncgrad_runtime_bound(0.01, d, float(w @ w), x2_sq=d)
+    assert r4 / r3 == pytest.approx(d / (k * math.log(d)))
+
+
+def test_loss_conditions_registered_with_the_losses_constants():
+    assert sst.loss_condition_14("squared") == 2.0
+    assert sst.loss_condition_14("logistic") == 0.5
+    assert sst.loss_condition_13("logistic") == 1.0 and sst.loss_condition_13("hinge") == 1.0
+    assert sst.loss_condition_13("squared") == math.inf
+
+
+def test_mean_squared_row_norm(sparse_classification):
+    from l1lab import Problem
+
+    prob = Problem(*sparse_classification, "logistic", 0.1)
+    X = prob.X.toarray()
+    assert sst.mean_squared_row_norm(prob) == pytest.approx(np.mean(np.sum(X ** 2, axis=1)))
+    assert sst.mean_squared_row_norm(Problem(X, prob.y, "logistic", 0.1)) == pytest.approx(
+        sst.mean_squared_row_norm(prob))

@@ -47,3 +47,19 @@ def test_generator_errors():
         make_classification(10, 5, 2, flip=0.5)
     with pytest.raises(ValueError, match="kind"):
         make_regression(10, 5, 2, kind="gauss")
+
+
+def test_add_random_features():
+    from l1lab.datasets import add_random_features
+
+    X, _, _ = make_classification(500, 5, 2, seed=0)
+    S = add_random_features(X, 200, "sparse", seed=1)
+    assert sp.issparse(S) and S.shape == (500, 205)
+    extra = S[:, 5:].toarray()
+    assert set(np.unique(extra)) <= {0.0, 1.0} and abs(extra.mean() - 0.05) < 0.005
+    np.testing.assert_array_equal(S[:, :5].toarray(), X)
+    D = add_random_features(X, 200, "dense", seed=1)
+    assert isinstance(D, np.ndarray) and set(np.unique(D[:, 5:])) == {-1.0, 1.0}
+    assert abs(D[:, 5:].mean()) < 0.01
+    with pytest.raises(ValueError, match="kind"):
+        add_random_features(X, 10, "gaussian")

@@ -180,3 +180,175 @@ def lemma6_max_violation(problem, n_trials=2000, seed=0, beta=None, scale=3.0):
         rhs = c + eta * g + 0.5 * beta * eta * eta
         worst = max(worst, (lhs - rhs) / max(1.0, abs(c)))
     return float(worst)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Section 3: SMIDAS (Theorem 3, Proposition 4, Lemma 7) and the runtime bounds (3), (4)
+#
+# The proof of Theorem 3 bounds ||v_t||_p^2 <= ||v_t||_inf^2 d^{2/p} and uses d^{2/p} = e for p = 2 ln d.
+# The functions below keep the general factor kappa = (p - 1) d^{2/p} (so they also hold for the
+# experiments' p = ceil(2 ln d), or any p >= 2); the *_as_printed functions are the log-d forms of the
+# theorem statement, which upper-bound them when p = 2 ln d.
+
+
+def smidas_kappa(p, d):
+    r"""Proof of Theorem 3 of Shalev-Shwartz & Tewari (2011): :math:`\kappa = (p-1)\,d^{2/p}`, the factor the
+    step-size term carries; it equals (p - 1)e at p = 2 ln d."""
+    if not p >= 2:
+        raise ValueError(f"p must be >= 2, got {p}")
+    if d < 1:
+        raise ValueError(f"d must be >= 1, got {d}")
+    return (p - 1.0) * d ** (2.0 / p)
+
+
+def smidas_bound_lipschitz(eta, T, rho, w_star_norm1, p, d):
+    r"""Theorem 3 of Shalev-Shwartz & Tewari (2011), case (13) |L'| <= rho, any step size eta:
+    :math:`\mathbb{E}[P(w_o)] - P(w^\star) \le \frac{\eta\kappa\rho^2}{2} + \frac{\|w^\star\|_1^2}{\eta T}`,
+    :math:`\kappa = (p-1)d^{2/p}` (= (p-1)e at p = 2 ln d), w_o uniform among the first T iterates."""
+    _pos("eta", eta)
+    T = np.asarray(T, dtype=np.float64)
+    out = eta * smidas_kappa(p, d) * rho ** 2 / 2.0 + w_star_norm1 ** 2 / (eta * T)
+    return float(out) if out.ndim == 0 else out
+
+
+def smidas_eta_lipschitz(T, rho, w_star_norm1, p, d):
+    r"""Theorem 3 of Shalev-Shwartz & Tewari (2011), case (13): the step size minimizing the bound,
+    :math:`\eta = \frac{\|w^\star\|_1}{\rho}\sqrt{\frac{2}{\kappa T}}` (the paper's
+    :math:`\frac{\|w^\star\|_1}{\rho}\sqrt{\frac{2}{(p-1)eT}}`)."""
+    return w_star_norm1 / rho * math.sqrt(2.0 / (smidas_kappa(p, d) * T))
+
+
+def smidas_rate_lipschitz(T, rho, w_star_norm1, p, d):
+    r"""Theorem 3 of Shalev-Shwartz & Tewari (2011), case (13), at the optimal eta:
+    :math:`\rho\|w^\star\|_1\sqrt{2\kappa/T}`."""
+    T = np.asarray(T, dtype=np.float64)
+    out = rho * w_star_norm1 * np.sqrt(2.0 * smidas_kappa(p, d) / T)
+    return float(out) if out.ndim == 0 else out
+
+
+def smidas_rate_lipschitz_as_printed(T, rho, w_star_norm1, d):
+    r"""Theorem 3 of Shalev-Shwartz & Tewari (2011), case (13), as stated:
+    :math:`\rho\|w^\star\|_1\sqrt{12\log(d)/T}` (2(p-1)e <= 4e ln d <= 12 ln d at p = 2 ln d)."""
+    T = np.asarray(T, dtype=np.float64)
+    out = rho * w_star_norm1 * np.sqrt(12.0 * math.log(d) / T)
+    return float(out) if out.ndim == 0 else out
+
+
+def lemma7_f(eta, a, b, P, T):
+    r"""Lemma 7 of Shalev-Shwartz & Tewari (2011): :math:`f(\eta) = \left(\frac{1}{1-a\eta} - 1\right)P +
+    \frac{b/(\eta T)}{1 - a\eta}` on (0, 1/a) (infinite outside)."""
+    eta = np.asarray(eta, dtype=np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = np.where((eta > 0) & (a * eta < 1), (1.0 / (1.0 - a * eta) - 1.0) * P + b / (eta * T) / (1.0 - a * eta),
+                       np.inf)
+    return float(out) if out.ndim == 0 else out
+
+
+def lemma7_eta_star(a, b, P, T):
+    r"""Lemma 7 of Shalev-Shwartz & Tewari (2011): the minimizer
+    :math:`\eta^\star = \frac{b}{PT}\left(\sqrt{1 + \frac{PT}{ab}} - 1\right)` of :func:`lemma7_f`."""
+    for name, v in (("a", a), ("b", b), ("P", P), ("T", T)):
+        _pos(name, v)
+    x = P * T / (a * b)
+    # sqrt(1 + x) - 1 = x / (sqrt(1 + x) + 1), without cancellation for small x
+    return b / (P * T) * x / (math.sqrt(1.0 + x) + 1.0)
+
+
+def lemma7_min_upper_bound(a, b, P, T):
+    r"""Lemma 7 of Shalev-Shwartz & Tewari (2011): :math:`f(\eta^\star) \le 4\sqrt{abP/T} + 4ab/T`."""
+    return 4.0 * math.sqrt(a * b * P / T) + 4.0 * a * b / T
+
+
+def smidas_bound_self_bounded(eta, T, rho, w_star_norm1, p0, p, d):
+    r"""Theorem 3 of Shalev-Shwartz & Tewari (2011), case (14) L'^2 <= rho L, any eta with a eta < 1:
+    :math:`\mathbb{E}[P(w_o)] - P(w^\star) \le \left(\frac{1}{1-a\eta} - 1\right)P(0) +
+    \frac{\|w^\star\|_1^2}{\eta T(1-a\eta)}`, :math:`a = \kappa\rho/2` (= (p-1)\rho e/2 at p = 2 ln d)."""
+    a = smidas_kappa(p, d) * rho / 2.0
+    return lemma7_f(eta, a, w_star_norm1 ** 2, p0, np.asarray(T, dtype=np.float64))
+
+
+def smidas_eta_self_bounded(T, rho, w_star_norm1, p0, p, d):
+    r"""Theorem 3 of Shalev-Shwartz & Tewari (2011), case (14): the step size of Lemma 7,
+    :math:`\eta = \frac{\|w^\star\|_1^2}{P(0)T}\left(\sqrt{1 + \frac{2P(0)T}{\kappa\rho\|w^\star\|_1^2}} - 1\right)`."""
+    return lemma7_eta_star(smidas_kappa(p, d) * rho / 2.0, w_star_norm1 ** 2, p0, T)
+
+
+def smidas_rate_self_bounded(T, rho, w_star_norm1, p0, p, d):
+    r"""Theorem 3 of Shalev-Shwartz & Tewari (2011), case (14), at Lemma 7's eta:
+    :math:`4\sqrt{abP(0)/T} + 4ab/T` with a = kappa rho/2, b = ||w*||_1^2, i.e.
+    :math:`4\|w^\star\|_1\sqrt{\frac{\kappa\rho P(0)}{2T}} + \frac{2\kappa\rho\|w^\star\|_1^2}{T}`."""
+    T = np.asarray(T, dtype=np.float64)
+    a, b = smidas_kappa(p, d) * rho / 2.0, w_star_norm1 ** 2
+    out = 4.0 * np.sqrt(a * b * p0 / T) + 4.0 * a * b / T
+    return float(out) if out.ndim == 0 else out
+
+
+def smidas_rate_self_bounded_as_printed(T, rho, w_star_norm1, p0, d):
+    r"""Theorem 3 of Shalev-Shwartz & Tewari (2011), case (14), as stated:
+    :math:`4\|w^\star\|_1\sqrt{\frac{6\rho\log(d)P(0)}{2T}} + \frac{12\rho\log(d)\|w^\star\|_1^2}{T}`."""
+    T = np.asarray(T, dtype=np.float64)
+    L = math.log(d)
+    out = 4.0 * w_star_norm1 * np.sqrt(6.0 * rho * L * p0 / (2.0 * T)) + 12.0 * rho * L * w_star_norm1 ** 2 / T
+    return float(out) if out.ndim == 0 else out
+
+
+def smidas_prop4_eta(K, rho, p, d):
+    r"""Proposition 4 of Shalev-Shwartz & Tewari (2011): :math:`\eta = \frac{2}{\kappa\rho}\frac{K}{1+K}`
+    (the paper's :math:`\frac{2}{(p-1)\rho e}\frac{K}{1+K}`), any K > 0."""
+    _pos("K", K)
+    return 2.0 / (smidas_kappa(p, d) * rho) * K / (1.0 + K)
+
+
+def smidas_prop4_bound(K, T, rho, w_star_norm1, p_star, p, d):
+    r"""Proposition 4 of Shalev-Shwartz & Tewari (2011), under (14) with :func:`smidas_prop4_eta`:
+    :math:`\mathbb{E}[P(w_o)] \le (1+K)P(w^\star) + \frac{(1+K)^2}{K}\frac{ab}{T}`, a = kappa rho/2,
+    b = ||w*||_1^2 (the statement's :math:`3\rho\log(d)\|w^\star\|_1^2` upper-bounds ab at p = 2 ln d).
+    Note: the proposition averages the iterates at the *beginning* of iterations 0..T-1; Theorem 3 those at
+    their end; both equal {w_0, ..., w_{T-1}} with w_0 = 0 once indexed by the number of steps taken."""
+    _pos("K", K)
+    T = np.asarray(T, dtype=np.float64)
+    ab = smidas_kappa(p, d) * rho / 2.0 * w_star_norm1 ** 2
+    out = (1.0 + K) * p_star + (1.0 + K) ** 2 / K * ab / T
+    return float(out) if out.ndim == 0 else out
+
+
+def smidas_runtime_bound(eps, d, w_star_norm1):
+    r"""Bound (3) of Shalev-Shwartz & Tewari (2011): SMIDAS reaches expected accuracy eps for the logistic and
+    squared losses in :math:`O(d\log(d)\|w^\star\|_1^2/\varepsilon^2)` time (O(d) per step, O(log(d)
+    ||w*||_1^2/eps^2) steps); the function returns the expression without its constant."""
+    _pos("eps", eps)
+    return d * math.log(d) * w_star_norm1 ** 2 / eps ** 2
+
+
+def truncgrad_runtime_bound(eps, d, w_star_norm2_sq, x2_sq):
+    r"""Bound (4) of Shalev-Shwartz & Tewari (2011), Langford et al.'s truncated gradient:
+    :math:`O(d\|w^\star\|_2^2 X_2^2/\varepsilon^2)` with :math:`X_2^2 = \frac1m\sum_i\|x_i\|_2^2`; the function
+    returns the expression without its constant."""
+    _pos("eps", eps)
+    return d * w_star_norm2_sq * x2_sq / eps ** 2
+
+
+def mean_squared_row_norm(problem):
+    r"""Section 1.1.3 of Shalev-Shwartz & Tewari (2011): :math:`X_2^2 = \frac1m\sum_i\|x_i\|_2^2`, the
+    average squared norm of an example (bound (4))."""
+    X = problem.X
+    sq = X.multiply(X).sum() if problem.is_sparse else float(np.einsum("ij,ij->", X, X))
+    return float(sq) / problem.m
+
+
+def loss_condition_13(loss):
+    r"""Condition (13) of Shalev-Shwartz & Tewari (2011), :math:`|L'(a, y)| \le \rho`: the constant for the
+    loss as l1lab defines it (1 for the logistic and hinge losses; math.inf for the squared loss, whose
+    derivative is unbounded)."""
+    from ..losses import get_loss
+
+    return get_loss(loss).rho_lipschitz
+
+
+def loss_condition_14(loss):
+    r"""Condition (14) of Shalev-Shwartz & Tewari (2011), :math:`L'(a, y)^2 \le \rho L(a, y)`: 2 for the squared
+    loss (a - y)^2/2 (the paper's 4 is the constant of (a - y)^2), 1/2 for the logistic loss (tight value
+    0.4073), math.inf for the hinge loss."""
+    from ..losses import get_loss
+
+    return get_loss(loss).rho_self_bounded
