@@ -126,3 +126,26 @@ def test_weighted_with_unit_weights_is_the_l1_ball():
         project_weighted_l1_ball(v, np.zeros(200), 1.0)
     with pytest.raises(ValueError, match="shape"):
         project_weighted_l1_ball(v, np.ones(3), 1.0)
+
+
+@settings(max_examples=200, deadline=None)
+@given(vectors, st.floats(1e-3, 1e4))
+def test_lemmas_1_to_3(v, z):
+    from l1lab.theory import duchi2008 as dssc
+
+    w = project_simplex(v, z)
+    assert dssc.lemma1_violation(v, w) == 0.0
+    scale = max(1.0, np.abs(v).max(), z)
+    # (entries at rounding level may go either way between the two computations)
+    assert np.count_nonzero(w > 1e-12 * scale) <= dssc.simplex_support_size(v, z)
+    assert abs(dssc.simplex_theta(v, z) - simplex_threshold(v, z)) <= 1e-12 * scale * v.size
+    assert dssc.lemma3_violation(v, project_l1_ball(v, z)) == 0.0
+    # the checks can fail: a sign-flipped or non-prefix vector is caught
+    if np.any(v != 0):
+        assert dssc.lemma3_violation(v, -v) > 0
+
+
+def test_lemma1_detects_a_non_prefix_support():
+    from l1lab.theory import duchi2008 as dssc
+
+    assert dssc.lemma1_violation(np.array([3.0, 2.0, 1.0]), np.array([0.0, 0.5, 0.5])) == 0.5

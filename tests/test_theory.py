@@ -106,8 +106,10 @@ def test_registry_chapters_exist():
 
 
 def test_every_public_bound_is_registered():
-    funcs = {f for name, f in inspect.getmembers(sst, inspect.isfunction)
-             if not name.startswith("_") and f.__module__ == sst.__name__}
+    from l1lab.theory import duchi2008
+
+    funcs = {f for mod in (sst, duchi2008) for name, f in inspect.getmembers(mod, inspect.isfunction)
+             if not name.startswith("_") and f.__module__ == mod.__name__}
     registered = {e.function for e in registry.REGISTRY}
     assert funcs <= registered, sorted(f.__name__ for f in funcs - registered)
 

@@ -8,9 +8,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
+from . import duchi2008 as dssc
 from . import shalev_shwartz_tewari as sst
 
 SST = "Shalev-Shwartz & Tewari (2011)"
+DSSC = "Duchi et al. (2008)"
 
 
 @dataclass(frozen=True)
@@ -108,6 +110,15 @@ REGISTRY: list[TheoremEntry] = [
                  sst.truncgrad_runtime_bound, "chapters/smidas"),
     TheoremEntry("sst.x2", SST, "Section 1.1.3", r"X_2^2 = (1/m) sum_i ||x_i||_2^2", sst.mean_squared_row_norm,
                  "chapters/smidas"),
+    # Duchi, Shalev-Shwartz, Singer & Chandra (2008): projections
+    TheoremEntry("dssc.lemma1", DSSC, "Lemma 1", r"v_s > v_j and w_s = 0 imply w_j = 0 (simplex projection)",
+                 dssc.lemma1_violation, "chapters/projections"),
+    TheoremEntry("dssc.lemma2", DSSC, "Lemma 2", r"rho = max{j : mu_j - (sum_{r<=j} mu_r - z)/j > 0}",
+                 dssc.simplex_support_size, "chapters/projections"),
+    TheoremEntry("dssc.lemma2.theta", DSSC, "Lemma 2 (threshold)", r"theta = (sum_{i<=rho} mu_i - z)/rho",
+                 dssc.simplex_theta, "chapters/projections"),
+    TheoremEntry("dssc.lemma3", DSSC, "Lemma 3", r"w_i v_i >= 0: the l1-ball projection keeps signs",
+                 dssc.lemma3_violation, "chapters/projections"),
 ]
 
 
