@@ -8,6 +8,8 @@ v = L'(<w, x_i>, y_i) x_i of C.  Data accesses per iteration: nnz(x_i).
 Outputs (``output=``): ``"last"`` (the iterate after T steps), ``"random"`` (Theorem 3's w_o = w_r with r
 uniform on {0, ..., T-1}, where w_t is the iterate after t steps and w_0 = 0, drawn independently for every
 checkpoint T), ``"average"`` ((1/T) sum_{t<T} w_t; P of it is at most Theorem 3's average by convexity).
+The trace records P and l0 of the chosen output at every checkpoint, and ``Result.w`` is the output at the
+last checkpoint (for ``"random"``, the sampled w_r, not the last iterate).
 """
 from __future__ import annotations
 
@@ -119,7 +121,7 @@ def truncgrad(problem, n_iter, eta, seed=0, variant="smidas", gravity=None, peri
     ``variant="langford"``: Langford, Li & Zhang (2009): w <- w - eta v every step and, every ``period``
     (K) steps, w_j <- T1(w_j, K eta g, theta) with gravity g (default lam) and threshold theta (default inf):
     w_j shrinks toward 0 by K eta g if |w_j| <= theta.  With K = 1, theta = inf and g = lam it is the
-    SMIDAS-style variant up to the order of truncation and gradient step.  Costs O(d) every K steps.
+    SMIDAS-style variant (the same iterates, to rounding).  Costs O(d) every K steps.
     """
     n_iter, eta = check_common(problem, n_iter, eta, output)
     if variant == "smidas":

@@ -1,0 +1,776 @@
+r"""The figures and widgets of the chapter "Mirror descent made sparse" (SMIDAS, Section 3 and the MAGIC
+experiments of Section 4 of Shalev-Shwartz & Tewari 2011).
+
+Same three layers as :mod:`l1lab.widgets`: a cached *data* function, a *figure* function returning a
+``matplotlib.figure.Figure`` (not managed by pyplot), and a *widget* (ipywidgets imported inside it).
+
+* :func:`sparsity_data` / :func:`sparsity_figure` -- why sub-gradient SGD is not sparse and truncation is;
+* :func:`link_figure` / :func:`link_demo` -- the geometry of the p-norm link :math:`w = f^{-1}(\theta)`;
+* :func:`smidas_bound_data` / :func:`smidas_bound_figure` / :func:`smidas_bound_sweep` /
+  :func:`smidas_bound_demo` -- Theorem 3 against SMIDAS, TruncGrad and SGD at a multiple of the prescribed
+  step size, with SCD (no step size) for reference;
+* :func:`magic_comparison_data` / :func:`magic_comparison_figure` / :func:`magic_comparison_demo` -- bounds (3)
+  vs (4): SMIDAS and TruncGrad, each with its step size tuned over a grid, on MAGIC04S-like (sparse examples)
+  and MAGIC04D-like (dense examples) data;
+* :func:`prop4_data` / :func:`prop4_figure` / :func:`prop4_demo` -- Proposition 4 on a problem with small P*.
+
+The data are MAGIC04-like: the MAGIC gamma telescope data are replaced by a synthetic 10-feature
+classification (or regression) problem (:func:`l1lab.datasets.make_classification`) to which
+:func:`l1lab.datasets.add_random_features` appends irrelevant features, 0/1 with P(1) = 0.05 ("sparse",
+MAGIC04S) or +-1 ("dense", MAGIC04D), as the paper does.  The slider ranges keep every setting, including the
+largest, to a few seconds on a 2-core machine (``tests/test_widgets_smidas.py`` runs the largest ones).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+from matplotlib.figure import Figure
+from threadpoolctl import threadpool_limits
+
+from .datasets import add_random_features, make_classification, make_regression
+from .experiments import SeedRuns, run_seeds
+from .links import link_inverse, smidas_p
+from .plotting import default_floor, plot_gap_vs_bound, plot_objective_and_nnz, scrubbable_sweep
+from .problem import Problem
+from .solvers import scd, sgd, smidas, truncgrad
+from .theory import shalev_shwartz_tewari as sst
+from .widgets import _log_slider
+
+__all__ = [
+    "ALGORITHM_COLORS", "ETA_GRID", "LINK_DEFAULTS", "LINK_LIMITS", "MAGIC_COMPARISON_DEFAULTS",
+    "MAGIC_COMPARISON_LIMITS", "PROP4_DEFAULTS", "PROP4_LIMITS", "SMIDAS_BOUND_DEFAULTS", "SMIDAS_BOUND_LIMITS",
+    "draw_smidas_bound", "guarantee_curves", "link_demo", "link_figure", "magic_comparison_data",
+    "magic_comparison_demo", "magic_comparison_figure", "magic_like_problem", "prop4_data", "prop4_demo",
+    "prop4_figure", "reference", "smidas_bound_data", "smidas_bound_demo", "smidas_bound_figure",
+    "smidas_bound_sweep", "sparsity_data", "sparsity_figure", "theorem3_bound", "theorem3_eta",
+]
+
+#: colours of this chapter's algorithms (SCD keeps the book's C0)
+ALGORITHM_COLORS = {"SMIDAS": "C3", "TruncGrad": "C2", "SGD": "C7", "SCD": "C0"}
+KINDS = ("sparse", "dense")
+CASES = ("13", "14")
+KIND_NAMES = {"sparse": "MAGIC04S-like (sparse examples)", "dense": "MAGIC04D-like (dense examples)"}
+
+#: step sizes tried for SMIDAS and TruncGrad in the comparison (the paper tuned eta over a range, Sec. 4.2)
+ETA_GRID = (1e-4, 3e-4, 1e-3, 3e-3, 1e-2, 3e-2)
+
+#: the link demo: p (None = 2 ln 310, the p of the MAGIC-like data) and a 2-d dual vector theta
+LINK_DEFAULTS = dict(p=None, theta1=1.0, theta2=0.6)
+LINK_LIMITS = dict(p=(2.0, 40.0), theta1=(-1.0, 1.0), theta2=(-1.0, 1.0))
+
+#: demo 1 (Theorem 3): eta = eta_mult * (the step size Theorem 3 prescribes for the final T)
+SMIDAS_BOUND_DEFAULTS = dict(eta_mult=1.0, case="13", kind="sparse", lam=0.05, T=20_000, n_seeds=10)
+SMIDAS_BOUND_LIMITS = dict(eta_mult=(1 / 30, 30.0), lam=(0.01, 0.1), n_seeds=(2, 10, 1),
+                           T=(2_000, 5_000, 10_000, 20_000))
+
+#: demo 2 (bounds (3) vs (4)): eta tuned on ETA_GRID with one run (seed ``tune_seed``), then n_seeds runs
+MAGIC_COMPARISON_DEFAULTS = dict(lam=0.05, T=20_000, n_seeds=3)
+MAGIC_COMPARISON_LIMITS = dict(lam=(0.01, 0.1), n_seeds=(1, 3, 1), T=(5_000, 10_000, 20_000))
+
+#: Proposition 4: squared loss, MAGIC04S-like regression with small noise, so that P* is small
+PROP4_DEFAULTS = dict(Ks=(0.1, 1.0, 4.0), lam=0.01, T=30_000, n_seeds=10)
+PROP4_LIMITS = dict(K=(0.05, 20.0), lam=(0.003, 0.1), n_seeds=(2, 10, 1), T=(5_000, 10_000, 30_000))
+
+
+def _check_range(name, value, limits):
+    lo, hi = limits[name][0], limits[name][1]
+    if not (lo <= value <= hi):
+        raise ValueError(f"{name}={value} is outside the demo's range [{lo}, {hi}] (chosen to answer in seconds)")
+
+
+def _check_choice(name, value, options):
+    if value not in options:
+        raise ValueError(f"{name} must be one of {tuple(options)}, got {value!r}")
+
+
+# ---------------------------------------------------------------------------------------------- data
+def magic_like_problem(kind="sparse", lam=0.05, m=2000, n_extra=300, loss="logistic", noise=0.05, data_seed=0):
+    """A MAGIC04S-like (``kind="sparse"``) or MAGIC04D-like (``"dense"``) problem.
+
+    Ten informative features (5 of them relevant, uniform in [-1, 1]) from
+    :func:`l1lab.datasets.make_classification` with 5% label noise (``loss="logistic"``), or from
+    :func:`l1lab.datasets.make_regression` with noise ``noise`` (``loss="squared"``), followed by ``n_extra``
+    irrelevant features from :func:`l1lab.datasets.add_random_features` (0/1 with P(1) = 0.05, or +-1).
+    """
+    _check_choice("kind", kind, KINDS)
+    if loss == "logistic":
+        X, y, _ = make_classification(int(m), 10, 5, flip=0.05, seed=data_seed)
+    elif loss == "squared":
+        X, y, _ = make_regression(int(m), 10, 5, noise=noise, seed=data_seed)
+    else:
+        raise ValueError(f"loss must be 'logistic' or 'squared', got {loss!r}")
+    X = add_random_features(X, int(n_extra), kind, seed=data_seed + 1)
+    return Problem(X, y, loss=loss, lam=float(lam))
+
+
+@lru_cache(maxsize=32)
+@threadpool_limits.wrap(limits=1, user_api="blas")
+def _reference(kind, lam, m, n_extra, loss, noise, data_seed):
+    prob = magic_like_problem(kind, lam, m, n_extra, loss, noise, data_seed)
+    w_star, p_star = prob.reference_solution()
+    return prob, w_star, p_star
+
+
+def reference(kind="sparse", lam=0.05, m=2000, n_extra=300, loss="logistic", noise=0.05, data_seed=0):
+    """(problem, w*, P*) of :func:`magic_like_problem`; cached, so every demo shares one problem object."""
+    return _reference(str(kind), float(lam), int(m), int(n_extra), str(loss), float(noise), int(data_seed))
+
+
+# ------------------------------------------------------------------------------- why SGD is not sparse
+@dataclass(frozen=True)
+class SparsityData:
+    problem: Problem
+    w_star: np.ndarray
+    p_star: float
+    eta: float
+    results: dict   # name -> Result (output="last")
+
+
+@lru_cache(maxsize=8)
+@threadpool_limits.wrap(limits=1, user_api="blas")
+def _sparsity_data(kind, lam, T, eta, seed):
+    prob, w_star, p_star = reference(kind, lam)
+    kw = dict(n_iter=T, eta=eta, seed=seed, n_checkpoints=40)
+    results = {"SGD": sgd(prob, **kw), "TruncGrad": truncgrad(prob, **kw), "SMIDAS": smidas(prob, **kw)}
+    return SparsityData(prob, w_star, p_star, eta, results)
+
+
+def sparsity_data(kind="sparse", lam=0.05, T=20_000, eta=5e-3, seed=0) -> SparsityData:
+    """SGD (sub-gradient), TruncGrad (SMIDAS-style) and SMIDAS, one run each with the same examples and step
+    size, on :func:`magic_like_problem`; the iterate after every checkpoint's step is recorded.  Cached."""
+    _check_choice("kind", kind, KINDS)
+    if not (eta > 0 and math.isfinite(eta)):
+        raise ValueError(f"eta must be a finite positive number, got {eta}")
+    return _sparsity_data(kind, float(lam), int(T), float(eta), int(seed))
+
+
+def sparsity_figure(kind="sparse", lam=0.05, T=20_000, eta=5e-3, seed=0, figsize=(10.0, 3.8)) -> Figure:
+    """Left: ||w_t||_0 against t for the three algorithms.  Right: the magnitudes |w_j| of the final iterates,
+    sorted, on a log axis (exact zeros are not drawn), with eta*lam, SGD's per-step pull toward 0, marked."""
+    data = sparsity_data(kind, lam, T, eta, seed)
+    prob = data.problem
+    fig = Figure(figsize=figsize, layout="constrained")
+    ax0, ax1 = fig.subplots(1, 2)
+    for name, res in data.results.items():
+        tr = res.trace
+        keep = tr.iteration > 0
+        ax0.plot(tr.iteration[keep], tr.nnz[keep], color=ALGORITHM_COLORS[name], lw=2, label=name)
+        mag = np.sort(np.abs(res.w))[::-1]
+        mag = mag[mag > 0]
+        ax1.plot(np.arange(1, mag.size + 1), mag, color=ALGORITHM_COLORS[name], lw=2,
+                 label=f"{name}: {mag.size} nonzeros")
+    k = int(np.count_nonzero(data.w_star))
+    ax0.axhline(prob.d, color="0.5", ls=":", lw=1, label=f"d = {prob.d}")
+    ax0.axhline(k, color="k", ls="--", lw=1, label=rf"$\|w^\star\|_0$ = {k}")
+    ax0.set_xscale("log")
+    ax0.set_xlabel("iterations $t$")
+    ax0.set_ylabel(r"$\|w_t\|_0$")
+    ax0.set_ylim(bottom=0)
+    ax0.legend(fontsize=8, loc="center left")
+    ax0.grid(True, alpha=0.3)
+    ax1.axhline(eta * lam, color="k", ls="--", lw=1, label=r"$\eta\lambda$")
+    ax1.set_yscale("log")
+    ax1.set_xlabel("rank of the coordinate (by $|w_j|$)")
+    ax1.set_ylabel(r"$|w_j|$ of the final iterate")
+    ax1.legend(fontsize=8, loc="lower left")
+    ax1.grid(True, alpha=0.3)
+    fig.suptitle(f"{KIND_NAMES[kind]}: m = {prob.m}, d = {prob.d}, logistic, λ = {lam:g}, η = {eta:g}, "
+                 f"T = {T:,}", fontsize=10)
+    return fig
+
+
+# ------------------------------------------------------------------------------------ the p-norm link
+def _default_p():
+    return smidas_p(310)
+
+
+def _circle_image(p, n=721):
+    phi = np.linspace(0.0, 2.0 * np.pi, n)
+    pts = np.array([link_inverse(np.array([np.cos(a), np.sin(a)]), p) for a in phi])
+    return pts
+
+
+def link_figure(p=None, theta1=1.0, theta2=0.6, ps=(2.0, 4.0, 40.0), figsize=(10.0, 5.6)) -> Figure:
+    r"""The inverse p-norm link :math:`w = f^{-1}(\theta)` (eq. (12) of Shalev-Shwartz & Tewari 2011) in 2-d.
+
+    Left: the image under :math:`f^{-1}` of the unit circle of duals :math:`\|\theta\|_2 = 1`, for the
+    exponents ``ps`` and for ``p`` (default 2 ln 310, the p of this chapter's data, drawn thick), with the
+    dual vector (theta1, theta2) and its primal image for ``p``.  Right: :math:`|w_2|/|w_1|` against
+    :math:`|\theta_2|/|\theta_1|`, the power law of slope p - 1 that makes small dual coordinates tiny in
+    the primal."""
+    p = _default_p() if p is None else float(p)
+    _check_range("p", p, LINK_LIMITS)
+    _check_range("theta1", theta1, LINK_LIMITS)
+    _check_range("theta2", theta2, LINK_LIMITS)
+    theta = np.array([theta1, theta2], dtype=np.float64)
+    w = link_inverse(theta, p)
+    fig = Figure(figsize=figsize, layout="constrained")
+    ax0, ax1 = fig.subplots(1, 2)
+    phi = np.linspace(0.0, 2.0 * np.pi, 361)
+    ax0.plot(np.cos(phi), np.sin(phi), color="0.75", lw=1, ls=":", label=r"$\|\theta\|_2 = 1$")
+    others = [q for q in ps if abs(q - p) > 1e-9]
+    for k, q in enumerate(others):
+        img = _circle_image(q)
+        ax0.plot(img[:, 0], img[:, 1], color=f"C{k}", lw=1.2, label=f"$f^{{-1}}$(circle), p = {q:g}")
+    img = _circle_image(p)
+    ax0.plot(img[:, 0], img[:, 1], color="C3", lw=2.5, label=f"$f^{{-1}}$(circle), p = {p:.3g}")
+    ax0.annotate("", xy=theta, xytext=(0, 0), arrowprops=dict(arrowstyle="->", color="k", lw=1.2))
+    ax0.annotate("", xy=w, xytext=(0, 0), arrowprops=dict(arrowstyle="->", color="C3", lw=2))
+    ax0.plot(*theta, "ko", ms=5, label=rf"$\theta$ = ({theta1:.2f}, {theta2:.2f})")
+    ax0.plot(*w, "o", color="C3", ms=6, label=rf"$w = f^{{-1}}(\theta)$ = ({w[0]:.3f}, {w[1]:.3f})")
+    ax0.set_aspect("equal")
+    lim = 1.15 * max(1.0, np.abs(theta).max())
+    ax0.set_xlim(-lim, lim)
+    ax0.set_ylim(-lim, lim)
+    ax0.axhline(0, color="0.85", lw=0.8)
+    ax0.axvline(0, color="0.85", lw=0.8)
+    ax0.set_xlabel(r"first coordinate ($\theta_1$ or $w_1$)")
+    ax0.set_ylabel(r"second coordinate ($\theta_2$ or $w_2$)")
+    ax0.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=2)
+    ax0.set_title(rf"$\|f^{{-1}}(\theta)\|_q = \|\theta\|_p$: $\|w\|_q$ = {np.linalg.norm(w, p / (p - 1)):.3f}, "
+                  rf"$\|\theta\|_p$ = {np.linalg.norm(theta, p):.3f}", fontsize=9)
+
+    r = np.logspace(-3, 0, 200)
+    for k, q in enumerate(others):
+        ax1.plot(r, r ** (q - 1.0), color=f"C{k}", lw=1.2, label=f"p = {q:g}: slope {q - 1:g}")
+    ax1.plot(r, r ** (p - 1.0), color="C3", lw=2.5, label=f"p = {p:.3g}: slope {p - 1:.3g}")
+    if theta1 != 0 and theta2 != 0:
+        a, b = sorted([abs(theta1), abs(theta2)])
+        wa, wb = sorted(np.abs(w))
+        ax1.plot(a / b, wa / wb, "o", color="C3", ms=6, label=rf"the $\theta$ on the left: {wa / wb:.2e}")
+    ax1.set_xscale("log")
+    ax1.set_yscale("log")
+    ax1.set_ylim(1e-30, 2)
+    ax1.set_xlabel(r"$|\theta_{\rm small}| / |\theta_{\rm large}|$")
+    ax1.set_ylabel(r"$|w_{\rm small}| / |w_{\rm large}|$")
+    ax1.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=2)
+    ax1.grid(True, which="major", alpha=0.3)
+    ax1.set_title("ratios are raised to the power p - 1", fontsize=9)
+    return fig
+
+
+def link_demo(**defaults):
+    """Live link demo: sliders for p and the two coordinates of theta, redrawing :func:`link_figure`."""
+    import ipywidgets as widgets
+    from IPython.display import display
+
+    v = dict(LINK_DEFAULTS, **defaults)
+    if v["p"] is None:
+        v["p"] = _default_p()
+    for name in ("p", "theta1", "theta2"):
+        _check_range(name, v[name], LINK_LIMITS)
+    lim = LINK_LIMITS
+    controls = dict(
+        p=widgets.FloatSlider(value=v["p"], min=lim["p"][0], max=lim["p"][1], step=0.25, description="p",
+                              continuous_update=False),
+        theta1=widgets.FloatSlider(value=v["theta1"], min=-1.0, max=1.0, step=0.05, description="θ₁",
+                                   continuous_update=False),
+        theta2=widgets.FloatSlider(value=v["theta2"], min=-1.0, max=1.0, step=0.05, description="θ₂",
+                                   continuous_update=False),
+    )
+
+    def show(**kw):
+        display(link_figure(**kw))
+
+    out = widgets.interactive_output(show, controls)
+    box = widgets.VBox([widgets.HBox([controls["p"], controls["theta1"], controls["theta2"]]), out])
+    box.controls = controls
+    return box
+
+
+# ----------------------------------------------------------------------------------- demo 1: Theorem 3
+@dataclass(frozen=True)
+class SmidasBoundData:
+    """Demo 1: the problem, its optimum, Theorem 3's constants, step size and bound, and the runs."""
+
+    kind: str
+    problem: Problem
+    w_star: np.ndarray
+    p_star: float
+    p0: float
+    p: float
+    case: str
+    rho: float
+    eta_prescribed: float
+    eta: float
+    bound: np.ndarray        # Theorem 3's bound at runs["SMIDAS"].iteration (inf where a*eta >= 1)
+    runs: dict[str, SeedRuns]  # SMIDAS, TruncGrad, SGD (output="random"); SCD (last iterate)
+
+    def ratio(self, name="SMIDAS"):
+        """bound / (mean gap over seeds) at every checkpoint T > 0 (inf where the mean gap is <= 0)."""
+        r = self.runs[name]
+        keep = r.iteration > 0
+        g = r.gap_summary(self.p_star).mean[keep]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where(g > 0, self.bound[keep] / np.where(g > 0, g, 1.0), np.inf)
+
+
+def theorem3_eta(case, T, rho, w1, p0, p, d):
+    """The step size Theorem 3 prescribes for T iterations: case (13) or case (14) (Lemma 7's eta*)."""
+    if case == "13":
+        return sst.smidas_eta_lipschitz(T, rho, w1, p, d)
+    return sst.smidas_eta_self_bounded(T, rho, w1, p0, p, d)
+
+
+def theorem3_bound(case, eta, T, rho, w1, p0, p, d):
+    """Theorem 3's bound on E[P(w_o)] - P* at a fixed step size ``eta`` for every T of the array ``T``."""
+    if case == "13":
+        return np.asarray(sst.smidas_bound_lipschitz(eta, T, rho, w1, p, d), dtype=np.float64)
+    return np.asarray(sst.smidas_bound_self_bounded(eta, T, rho, w1, p0, p, d), dtype=np.float64)
+
+
+@lru_cache(maxsize=4)
+@threadpool_limits.wrap(limits=1, user_api="blas")
+def _scd_runs(kind, lam, n_iter, n_seeds):
+    prob, _, _ = reference(kind, lam)
+    return run_seeds(scd, prob, range(n_seeds), n_iter=n_iter, n_checkpoints=40)
+
+
+@lru_cache(maxsize=24)
+@threadpool_limits.wrap(limits=1, user_api="blas")
+def _smidas_bound_data(eta_mult, case, kind, lam, T, n_seeds):
+    prob, w_star, p_star = reference(kind, lam)
+    d = prob.d
+    p = smidas_p(d)
+    p0 = prob.objective(np.zeros(d))
+    w1 = float(np.abs(w_star).sum())
+    rho = sst.loss_condition_13(prob.loss) if case == "13" else sst.loss_condition_14(prob.loss)
+    eta0 = theorem3_eta(case, T, rho, w1, p0, p, d)
+    eta = eta_mult * eta0
+    kw = dict(n_iter=T, eta=eta, output="random", n_checkpoints=40)
+    runs = {"SMIDAS": run_seeds(smidas, prob, range(n_seeds), p=p, **kw),
+            "TruncGrad": run_seeds(truncgrad, prob, range(n_seeds), **kw),
+            "SGD": run_seeds(sgd, prob, range(n_seeds), **kw)}
+    # SCD gets the same budget of data accesses: T * (nnz/m) = n * (nnz/d)  =>  n = T d / m
+    runs["SCD"] = _scd_runs(kind, lam, max(1, round(T * d / prob.m)), n_seeds)
+    it = runs["SMIDAS"].iteration
+    with np.errstate(divide="ignore"):
+        bound = theorem3_bound(case, eta, np.maximum(it, 1), rho, w1, p0, p, d)
+    return SmidasBoundData(kind, prob, w_star, p_star, p0, p, case, rho, eta0, eta, bound, runs)
+
+
+def smidas_bound_data(eta_mult=1.0, case="13", kind="sparse", lam=0.05, T=20_000, n_seeds=10) -> SmidasBoundData:
+    """Demo 1's computation on :func:`magic_like_problem` (logistic loss).
+
+    eta = ``eta_mult`` times the step size Theorem 3 prescribes for ``T`` iterations under condition
+    ``case`` ("13": |L'| <= rho = 1; "14": L'^2 <= rho L, rho = 1/2).  SMIDAS (p = 2 ln d), TruncGrad
+    (SMIDAS-style) and SGD run ``n_seeds`` seeds with that eta and ``output="random"`` (at checkpoint T, P of
+    w_r with r uniform in {0, ..., T-1}); SCD, which has no step size, runs the same number of data accesses.
+    The bound is Theorem 3's at the fixed eta, which holds at every T.  Cached.
+    """
+    _check_choice("case", case, CASES)
+    _check_choice("kind", kind, KINDS)
+    if not (eta_mult > 0 and math.isfinite(eta_mult)):
+        raise ValueError(f"eta_mult must be a finite positive number, got {eta_mult}")
+    return _smidas_bound_data(float(eta_mult), str(case), str(kind), float(lam), int(T), int(n_seeds))
+
+
+def _mean_band(ax, x, gaps, color, label, floor):
+    mean, lo, hi = gaps.mean(axis=0), gaps.min(axis=0), gaps.max(axis=0)
+    n_clipped = int(np.sum(mean < floor) + np.sum(lo < floor) + np.sum(hi < floor))
+    if gaps.shape[0] > 1:
+        ax.fill_between(x, np.maximum(lo, floor), np.maximum(hi, floor), color=color, alpha=0.2, lw=0)
+    ax.plot(x, np.maximum(mean, floor), color=color, lw=2, label=label)
+    return n_clipped
+
+
+def draw_smidas_bound(axes, data: SmidasBoundData, ylim=None, title=True):
+    """Draw demo 1 on three axes: (a) gap against T with Theorem 3's bound, (b) gap and (c) l0 against data
+    accesses, SCD included."""
+    ax0, ax1, ax2 = axes
+    sm = data.runs["SMIDAS"]
+    finite = np.isfinite(data.bound)
+    shown_bound = np.where(finite, data.bound, np.nan)
+    tag = r"$\frac{\eta\kappa\rho^2}{2} + \frac{\|w^\star\|_1^2}{\eta T}$" if data.case == "13" else \
+        r"$\left(\frac{1}{1-a\eta}-1\right)P(0) + \frac{\|w^\star\|_1^2}{\eta T(1-a\eta)}$"
+    out = plot_gap_vs_bound(ax0, sm, data.p_star, shown_bound, label="SMIDAS", color=ALGORITHM_COLORS["SMIDAS"],
+                            bound_label=f"Theorem 3 ({data.case}): " + tag)
+    floor = default_floor(data.p_star)
+    keep = sm.iteration > 0
+    n_clipped = out["n_clipped"]
+    for name in ("TruncGrad", "SGD"):
+        r = data.runs[name]
+        n_clipped += _mean_band(ax0, r.iteration[keep], r.gap(data.p_star)[:, keep], ALGORITHM_COLORS[name],
+                                f"{name}: mean over {r.n_seeds} seeds", floor)
+    if n_clipped and out["floor"] is None:
+        ax0.axhline(floor, color="0.45", ls=":", lw=1, label=f"floor {floor:.0e}: {n_clipped} value(s) drawn here")
+    if not finite.all():
+        ax0.text(0.5, 0.5, r"bound void: $a\eta \geq 1$", transform=ax0.transAxes, ha="center", fontsize=10,
+                 color="k", bbox=dict(fc="w", ec="0.5"))
+    ax0.set_ylabel(r"$P(w_o) - P^\star$,  $w_o$ uniform in $w_0..w_{T-1}$", fontsize=9)
+    if ylim is None:
+        g = [r.gap(data.p_star)[:, r.iteration > 0] for r in data.runs.values()]
+        ylim = (0.5 * max(min(x.min() for x in g), floor), 200.0 * max(x.max() for x in g))
+    ax0.set_ylim(*ylim)
+    ax0.legend(loc="lower left", fontsize=7)
+    order = {k: data.runs[k] for k in ("SMIDAS", "TruncGrad", "SGD", "SCD")}
+    plot_objective_and_nnz((ax1, ax2), order, data.p_star, colors=ALGORITHM_COLORS)
+    for band in list(ax2.collections):  # l0 of w_o jumps with r: show the mean over seeds only
+        band.remove()
+    ax1.set_ylim(*ylim)
+    ax1.set_ylabel(r"$P(w) - P^\star$ ($w_o$; SCD: $w_T$)", fontsize=9)
+    ax2.set_ylabel(r"$\|w\|_0$, mean over seeds ($w_o$; SCD: $w_T$)", fontsize=9)
+    ax2.set_ylim(0, data.problem.d * 1.05)
+    ax1.legend(loc="lower left", fontsize=7)
+    if title:
+        prob = data.problem
+        ax0.figure.suptitle(
+            f"{KIND_NAMES[data.kind]}: d = {prob.d}, m = {prob.m}, λ = {prob.lam:g}, p = 2 ln d = {data.p:.2f}; "
+            f"η = {data.eta / data.eta_prescribed:.3g} × {data.eta_prescribed:.3g} (Theorem 3, case ({data.case}), "
+            f"ρ = {data.rho:g})", fontsize=10)
+    return out
+
+
+def smidas_bound_figure(eta_mult=1.0, case="13", kind="sparse", lam=0.05, T=20_000, n_seeds=10,
+                        figsize=(14.0, 4.4)) -> Figure:
+    """Demo 1 as a Figure: (a) empirical E[P(w_o)] - P* of SMIDAS, TruncGrad and SGD over seeds against
+    Theorem 3's bound (log-log), (b) the same and SCD against data accesses, (c) their l0 norms."""
+    data = smidas_bound_data(eta_mult, case, kind, lam, T, n_seeds)
+    fig = Figure(figsize=figsize, layout="constrained")
+    draw_smidas_bound(fig.subplots(1, 3), data)
+    return fig
+
+
+def smidas_bound_sweep(values=(0.1, 10 ** -0.5, 1.0, 10 ** 0.5, 10.0), dpi=72, **fixed) -> str:
+    """Demo 1 swept over the step-size multiplier ``eta_mult`` as a scrubbable HTML player, all frames
+    sharing their y-limits."""
+    args = dict(SMIDAS_BOUND_DEFAULTS, **fixed)
+    args.pop("eta_mult", None)
+    values = list(values)
+    if not values:
+        raise ValueError("values is empty: a sweep needs at least one frame")
+    datas = [smidas_bound_data(eta_mult=v, **args) for v in values]
+    lows, highs = [], []
+    for dt in datas:
+        for name, r in dt.runs.items():
+            g = r.gap(dt.p_star)[:, r.iteration > 0]
+            lows.append(max(g.min(), default_floor(dt.p_star)))
+            highs.append(g.max())
+    ylim = (0.5 * min(lows), 200.0 * max(highs))
+
+    def frame(fig, dt):
+        fig.set_layout_engine("constrained")
+        draw_smidas_bound(fig.subplots(1, 3), dt, ylim=ylim)
+
+    return scrubbable_sweep(frame, datas, figsize=(14.0, 4.4), dpi=dpi, name="smidas_bound_eta")
+
+
+def smidas_bound_demo(**defaults):
+    """Live demo 1: the step-size multiplier (log slider), the loss condition of Theorem 3, the data (sparse
+    or dense examples), λ, T and the number of seeds, redrawing :func:`smidas_bound_figure`."""
+    import ipywidgets as widgets
+    from IPython.display import display
+
+    v = dict(SMIDAS_BOUND_DEFAULTS, **defaults)
+    lim = SMIDAS_BOUND_LIMITS
+    for name in ("eta_mult", "lam", "n_seeds"):
+        _check_range(name, v[name], lim)
+    _check_choice("T", v["T"], lim["T"])
+    _check_choice("case", v["case"], CASES)
+    _check_choice("kind", v["kind"], KINDS)
+    controls = dict(
+        eta_mult=widgets.FloatLogSlider(value=v["eta_mult"], base=10, min=np.log10(lim["eta_mult"][0]),
+                                        max=np.log10(lim["eta_mult"][1]), step=0.25, description="η / η₃",
+                                        continuous_update=False, readout_format=".2g"),
+        case=widgets.Dropdown(options=[("(13): |L'| ≤ 1", "13"), ("(14): L'² ≤ L/2", "14")], value=v["case"],
+                              description="case"),
+        kind=widgets.Dropdown(options=list(KINDS), value=v["kind"], description="examples"),
+        lam=_log_slider(widgets, v["lam"], *lim["lam"], description="λ"),
+        T=widgets.SelectionSlider(options=list(lim["T"]), value=v["T"], description="T", continuous_update=False),
+        n_seeds=widgets.IntSlider(value=v["n_seeds"], min=lim["n_seeds"][0], max=lim["n_seeds"][1],
+                                  description="seeds", continuous_update=False),
+    )
+
+    def show(**kw):
+        display(smidas_bound_figure(**kw))
+
+    out = widgets.interactive_output(show, controls)
+    box = widgets.VBox([widgets.HBox([controls["eta_mult"], controls["case"], controls["kind"]]),
+                        widgets.HBox([controls["lam"], controls["T"], controls["n_seeds"]]), out])
+    box.controls = controls
+    return box
+
+
+# ------------------------------------------------------------------------ demo 2: bounds (3) and (4)
+@dataclass(frozen=True)
+class MagicComparisonData:
+    """Demo 2 for one kind of data: the problem, P*, the tuning table, the chosen step sizes, the runs and the
+    bounds (3) and (4) (without their constants) at eps = ``eps``."""
+
+    kind: str
+    problem: Problem
+    w_star: np.ndarray
+    p_star: float
+    tuning: dict        # name -> list of (eta, final P - P* of the tuning run)
+    eta: dict           # name -> chosen eta
+    runs: dict[str, SeedRuns]  # SMIDAS, TruncGrad at their chosen eta; SCD for reference
+    x2_sq: float        # X_2^2 = (1/m) sum ||x_i||_2^2
+    bound3: float
+    bound4: float
+    eps: float
+
+    def effective_nnz(self, name, rel=1e-6):
+        """Mean over seeds of the number of coordinates of the final iterate with |w_j| > rel * max_j |w_j|
+        (the trace's l0 counts every nonzero, however tiny)."""
+        w = np.abs(self.runs[name].w)
+        top = w.max(axis=1, keepdims=True)
+        return float(np.mean(np.sum(w > rel * np.where(top > 0, top, np.inf), axis=1)))
+
+    @property
+    def bound_ratio(self):
+        """Bound (4) / bound (3) = ||w*||_2^2 X_2^2 / (log(d) ||w*||_1^2): above 1 favours SMIDAS."""
+        return self.bound4 / self.bound3
+
+
+@lru_cache(maxsize=8)
+@threadpool_limits.wrap(limits=1, user_api="blas")
+def _magic_comparison_data(kind, lam, T, n_seeds, grid, tune_seed):
+    prob, w_star, p_star = reference(kind, lam)
+    p = smidas_p(prob.d)
+    solvers = {"SMIDAS": (smidas, dict(p=p)), "TruncGrad": (truncgrad, {})}
+    tuning, chosen, runs = {}, {}, {}
+    for name, (solver, extra) in solvers.items():
+        rows = []
+        for eta in grid:
+            res = solver(prob, T, eta, seed=tune_seed, n_checkpoints=2, **extra)
+            rows.append((eta, float(res.trace.objective[-1] - p_star)))
+        tuning[name] = rows
+        chosen[name] = min(rows, key=lambda r: r[1])[0]
+        runs[name] = run_seeds(solver, prob, range(n_seeds), n_iter=T, eta=chosen[name], n_checkpoints=40, **extra)
+    runs["SCD"] = _scd_runs(kind, lam, max(1, round(T * prob.d / prob.m)), n_seeds)
+    eps = 1e-2
+    x2 = sst.mean_squared_row_norm(prob)
+    b3 = sst.smidas_runtime_bound(eps, prob.d, float(np.abs(w_star).sum()))
+    b4 = sst.truncgrad_runtime_bound(eps, prob.d, float(w_star @ w_star), x2)
+    return MagicComparisonData(kind, prob, w_star, p_star, tuning, chosen, runs, x2, b3, b4, eps)
+
+
+def magic_comparison_data(kind="sparse", lam=0.05, T=20_000, n_seeds=3, grid=ETA_GRID,
+                          tune_seed=1000) -> MagicComparisonData:
+    """Demo 2's computation for one kind of data (``"sparse"``: MAGIC04S-like, ``"dense"``: MAGIC04D-like).
+
+    As in Section 4.2 of the paper, each of SMIDAS and TruncGrad runs once (seed ``tune_seed``, not one of
+    the plotted seeds) for T iterations with every eta of ``grid``, and the eta with the smallest final
+    objective is kept; then each runs ``n_seeds`` seeds (0, 1, ...) with its eta, recording the last iterate.
+    SCD runs the same number of data accesses.  Cached.
+    """
+    _check_choice("kind", kind, KINDS)
+    grid = tuple(float(g) for g in grid)
+    if not grid or min(grid) <= 0:
+        raise ValueError(f"grid must be a non-empty sequence of positive step sizes, got {grid}")
+    return _magic_comparison_data(str(kind), float(lam), int(T), int(n_seeds), grid, int(tune_seed))
+
+
+def magic_comparison_figure(kinds=("sparse", "dense"), lam=0.05, T=20_000, n_seeds=3,
+                            figsize=None) -> Figure:
+    """Demo 2 as a Figure: one row per kind of data, P(w) - P* (log-log) and ||w||_0 against data accesses
+    for SMIDAS and TruncGrad at their tuned step sizes, and SCD."""
+    if isinstance(kinds, str):
+        kinds = (kinds,)
+    for k in kinds:
+        _check_choice("kind", k, KINDS)
+    figsize = figsize or (11.0, 3.9 * len(kinds))
+    fig = Figure(figsize=figsize, layout="constrained")
+    axes = np.atleast_2d(fig.subplots(len(kinds), 2))
+    for row, kind in zip(axes, kinds):
+        data = magic_comparison_data(kind, lam, T, n_seeds)
+        named = {f"{n} (η = {data.eta[n]:g})": data.runs[n] for n in ("SMIDAS", "TruncGrad")}
+        named["SCD"] = data.runs["SCD"]
+        colors = {f"SMIDAS (η = {data.eta['SMIDAS']:g})": ALGORITHM_COLORS["SMIDAS"],
+                  f"TruncGrad (η = {data.eta['TruncGrad']:g})": ALGORITHM_COLORS["TruncGrad"]}
+        plot_objective_and_nnz(row, named, data.p_star, colors=colors)
+        k = int(np.count_nonzero(data.w_star))
+        row[1].axhline(k, color="k", ls="--", lw=1, label=rf"$\|w^\star\|_0$ = {k}")
+        row[1].set_ylim(0, data.problem.d * 1.05)
+        row[0].legend(loc="lower left", fontsize=7)
+        row[1].legend(loc="center right", fontsize=7)
+        row[0].set_title(f"{KIND_NAMES[kind]}; bound (4)/(3) = {data.bound_ratio:.2f}", fontsize=9)
+        row[1].set_title(f"d = {data.problem.d}, m = {data.problem.m}, λ = {lam:g}, "
+                         f"T = {T:,} examples per run", fontsize=9)
+    return fig
+
+
+def magic_comparison_demo(**defaults):
+    """Live demo 2: the data (sparse or dense examples), λ, T and the number of seeds, redrawing
+    :func:`magic_comparison_figure` for one kind of data (every change re-tunes both step sizes)."""
+    import ipywidgets as widgets
+    from IPython.display import display
+
+    v = dict(MAGIC_COMPARISON_DEFAULTS, kinds="dense")
+    v.update(defaults)
+    lim = MAGIC_COMPARISON_LIMITS
+    for name in ("lam", "n_seeds"):
+        _check_range(name, v[name], lim)
+    _check_choice("T", v["T"], lim["T"])
+    _check_choice("kinds", v["kinds"], KINDS)
+    controls = dict(
+        kinds=widgets.Dropdown(options=list(KINDS), value=v["kinds"], description="examples"),
+        lam=_log_slider(widgets, v["lam"], *lim["lam"], description="λ"),
+        T=widgets.SelectionSlider(options=list(lim["T"]), value=v["T"], description="T", continuous_update=False),
+        n_seeds=widgets.IntSlider(value=v["n_seeds"], min=lim["n_seeds"][0], max=lim["n_seeds"][1],
+                                  description="seeds", continuous_update=False),
+    )
+
+    def show(**kw):
+        display(magic_comparison_figure(**kw))
+
+    out = widgets.interactive_output(show, controls)
+    box = widgets.VBox([widgets.HBox([controls["kinds"], controls["lam"]]),
+                        widgets.HBox([controls["T"], controls["n_seeds"]]), out])
+    box.controls = controls
+    return box
+
+
+# --------------------------------------------------------------------------------- Proposition 4
+@dataclass(frozen=True)
+class Prop4Data:
+    problem: Problem
+    w_star: np.ndarray
+    p_star: float
+    p0: float
+    p: float
+    rho: float
+    runs: dict[float, SeedRuns]  # K -> runs (output="random")
+    etas: dict      # K -> eta of Proposition 4
+    bounds: dict    # K -> Proposition 4's bound on E[P(w_o)] at runs[K].iteration
+    theorem3: np.ndarray   # P* + Theorem 3 (14) with eta tuned for each T (Lemma 7's minimum f(eta*)), same T's
+
+    def excess_ratio(self, K):
+        """(bound - P*) / (mean P(w_o) - P*) at every checkpoint T > 0 (inf where the mean is <= P*)."""
+        r = self.runs[K]
+        keep = r.iteration > 0
+        g = r.objective.mean(axis=0)[keep] - self.p_star
+        b = self.bounds[K][keep] - self.p_star
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where(g > 0, b / np.where(g > 0, g, 1.0), np.inf)
+
+
+@lru_cache(maxsize=16)
+@threadpool_limits.wrap(limits=1, user_api="blas")
+def _prop4_runs(K, lam, T, n_seeds):
+    prob, w_star, p_star = reference("sparse", lam, loss="squared")
+    p = smidas_p(prob.d)
+    rho = sst.loss_condition_14(prob.loss)
+    eta = sst.smidas_prop4_eta(K, rho, p, prob.d)
+    runs = run_seeds(smidas, prob, range(n_seeds), n_iter=T, eta=eta, p=p, output="random", n_checkpoints=40)
+    it = np.maximum(runs.iteration, 1)
+    bound = np.asarray(sst.smidas_prop4_bound(K, it, rho, float(np.abs(w_star).sum()), p_star, p, prob.d))
+    return eta, runs, bound
+
+
+def prop4_data(Ks=(0.1, 1.0, 4.0), lam=0.01, T=30_000, n_seeds=10) -> Prop4Data:
+    """Proposition 4 on a MAGIC04S-like *regression* (squared loss (a-y)^2/2, rho = 2 in (14), noise 0.05, so
+    that P* is small): SMIDAS with eta = 2K/(kappa rho (1+K)) for every K in ``Ks``, ``n_seeds`` seeds,
+    ``output="random"``, and the bound (1+K)P* + (1+K)^2/K ab/T.  Cached per K."""
+    Ks = tuple(float(k) for k in Ks)
+    if not Ks:
+        raise ValueError("Ks is empty")
+    for K in Ks:
+        _check_range("K", K, PROP4_LIMITS)
+    prob, w_star, p_star = reference("sparse", float(lam), loss="squared")
+    runs, etas, bounds = {}, {}, {}
+    for K in Ks:
+        etas[K], runs[K], bounds[K] = _prop4_runs(K, float(lam), int(T), int(n_seeds))
+    p0 = prob.objective(np.zeros(prob.d))
+    p, rho, w1 = smidas_p(prob.d), sst.loss_condition_14(prob.loss), float(np.abs(w_star).sum())
+    it = np.maximum(runs[Ks[0]].iteration, 1)
+    thm3 = np.array([sst.smidas_bound_self_bounded(sst.smidas_eta_self_bounded(t, rho, w1, p0, p, prob.d), t, rho,
+                                                   w1, p0, p, prob.d) for t in it]) + p_star
+    return Prop4Data(prob, w_star, p_star, p0, p, rho, runs, etas, bounds, thm3)
+
+
+def guarantee_curves(p_star, p0, rho, w1, p, d, T=None, Ks=None):
+    r"""The best guarantee on E[P(w_o)] - P* that each result gives for T iterations when its parameter is tuned
+    for that T: Theorem 3 case (14) at Lemma 7's eta*(T) (the exact minimum f(eta*)), and Proposition 4 at the best
+    K of a log grid, :math:`\min_K KP^\star + \frac{(1+K)^2}{K}\frac{ab}{T}`.  Returns (T, theorem3, prop4)."""
+    T = np.logspace(1, 9, 161) if T is None else np.asarray(T, dtype=np.float64)
+    Ks = np.logspace(-4, 3, 281) if Ks is None else np.asarray(Ks, dtype=np.float64)
+    thm3 = np.array([sst.smidas_bound_self_bounded(sst.smidas_eta_self_bounded(t, rho, w1, p0, p, d), t, rho, w1,
+                                                   p0, p, d) for t in T])
+    prop4 = np.min([np.asarray(sst.smidas_prop4_bound(K, T, rho, w1, p_star, p, d)) - p_star for K in Ks], axis=0)
+    return T, thm3, prop4
+
+
+def prop4_figure(Ks=(0.1, 1.0, 4.0), lam=0.01, T=30_000, n_seeds=10, figsize=(12.0, 5.2)) -> Figure:
+    """Proposition 4 as a Figure.  Left: E[P(w_o)] (mean and min-max band over seeds) for each K against its
+    bound (1+K)P* + (1+K)^2/K * ab/T (dashed), with P* and P(0) marked.  Right: the guarantees alone, far beyond
+    the runs: the excess E[P(w_o)] - P* that Theorem 3 (14) and Proposition 4 guarantee after T iterations,
+    each with its parameter tuned for that T (:func:`guarantee_curves`).  Log-log axes."""
+    data = prop4_data(Ks, lam, T, n_seeds)
+    fig = Figure(figsize=figsize, layout="constrained")
+    ax, ax2 = fig.subplots(1, 2, width_ratios=(1.5, 1.0))
+    for k, K in enumerate(data.runs):
+        r = data.runs[K]
+        keep = r.iteration > 0
+        x = r.iteration[keep]
+        obj = r.objective[:, keep]
+        color = f"C{(k + 3) % 10}"
+        ax.fill_between(x, obj.min(axis=0), obj.max(axis=0), color=color, alpha=0.2, lw=0)
+        ax.plot(x, obj.mean(axis=0), color=color, lw=2, label=f"K = {K:g} (η = {data.etas[K]:.3g}): "
+                                                               f"mean of {r.n_seeds} seeds")
+        ax.plot(x, data.bounds[K][keep], color=color, ls="--", lw=1.3,
+                label=f"K = {K:g}: $(1+K)P^\\star + \\frac{{(1+K)^2}}{{K}}\\frac{{ab}}{{T}}$")
+    it = next(iter(data.runs.values())).iteration
+    ax.plot(it[it > 0], data.theorem3[it > 0], color="k", ls="-.", lw=1.3,
+            label=r"$P^\star$ + Theorem 3 (14), $\eta$ tuned for each $T$")
+    ax.axhline(data.p_star, color="k", lw=1, label=f"$P^\\star$ = {data.p_star:.4f}")
+    ax.axhline(data.p0, color="0.5", ls=":", lw=1, label=f"$P(0)$ = {data.p0:.3f}")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("iterations $T$")
+    ax.set_ylabel(r"$P(w_o)$")
+    ax.set_ylim(0.5 * data.p_star, 20.0 * data.p0)
+    ax.grid(True, which="major", alpha=0.3)
+    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=3)
+    ax.set_title(f"squared loss, MAGIC04S-like regression: d = {data.problem.d}, m = {data.problem.m}, "
+                 f"λ = {lam:g}, ρ = {data.rho:g}", fontsize=9)
+
+    w1 = float(np.abs(data.w_star).sum())
+    Tg, thm3, prop4 = guarantee_curves(data.p_star, data.p0, data.rho, w1, data.p, data.problem.d)
+    ax2.plot(Tg, thm3, color="k", ls="-.", lw=1.5, label=r"Theorem 3 (14), $\eta^\star(T)$")
+    ax2.plot(Tg, prop4, color="C4", lw=2, label=r"Proposition 4, best $K$ for each $T$")
+    ax2.axhline(data.p_star, color="k", lw=1, label=r"$\varepsilon = P^\star$")
+    ax2.axvline(T, color="0.6", ls=":", lw=1, label=f"T of the runs ({T:,})")
+    ax2.set_xscale("log")
+    ax2.set_yscale("log")
+    ax2.set_ylim(1e-4, 20.0 * data.p0)
+    ax2.set_xlabel("iterations $T$")
+    ax2.set_ylabel(r"guaranteed $\mathbb{E}[P(w_o)] - P^\star$")
+    ax2.grid(True, which="major", alpha=0.3)
+    ax2.legend(fontsize=7, loc="lower left")
+    ax2.set_title("the two guarantees, parameters tuned for each T", fontsize=9)
+    return fig
+
+
+def prop4_demo(**defaults):
+    """Live Proposition 4 demo: K (log slider), λ, T and the number of seeds, redrawing :func:`prop4_figure`
+    for one K."""
+    import ipywidgets as widgets
+    from IPython.display import display
+
+    v = dict(K=1.0, lam=PROP4_DEFAULTS["lam"], T=PROP4_DEFAULTS["T"], n_seeds=PROP4_DEFAULTS["n_seeds"])
+    v.update(defaults)
+    lim = PROP4_LIMITS
+    for name in ("K", "lam", "n_seeds"):
+        _check_range(name, v[name], lim)
+    _check_choice("T", v["T"], lim["T"])
+    controls = dict(
+        K=_log_slider(widgets, v["K"], *lim["K"], description="K"),
+        lam=_log_slider(widgets, v["lam"], *lim["lam"], description="λ"),
+        T=widgets.SelectionSlider(options=list(lim["T"]), value=v["T"], description="T", continuous_update=False),
+        n_seeds=widgets.IntSlider(value=v["n_seeds"], min=lim["n_seeds"][0], max=lim["n_seeds"][1],
+                                  description="seeds", continuous_update=False),
+    )
+    controls["K"].readout_format = ".2g"
+
+    def show(K, **kw):
+        display(prop4_figure(Ks=(K,), **kw))
+
+    out = widgets.interactive_output(show, controls)
+    box = widgets.VBox([widgets.HBox([controls["K"], controls["lam"]]),
+                        widgets.HBox([controls["T"], controls["n_seeds"]]), out])
+    box.controls = controls
+    return box
