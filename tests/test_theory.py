@@ -90,6 +90,8 @@ def test_every_registry_entry_is_documented_and_callable():
         assert callable(e.function)
         doc = inspect.getdoc(e.function)
         assert doc and e.source.split(" (")[0] in doc, f"{e.key}: docstring must name its source"
+        result = " ".join(e.number.split()[:2]).rstrip(",")  # "Theorem 1", "Bound (2)", "Section 2.2", ...
+        assert result in doc, f"{e.key}: docstring must name its result ({result!r})"
         assert e.chapter.startswith("chapters/")
     assert registry.get("sst.theorem1").function is sst.scd_expected_gap_bound
     with pytest.raises(KeyError):
@@ -106,9 +108,9 @@ def test_registry_chapters_exist():
 
 
 def test_every_public_bound_is_registered():
-    from l1lab.theory import duchi2008
+    from l1lab.theory import duchi2008, kakade_foster_evendar
 
-    funcs = {f for mod in (sst, duchi2008) for name, f in inspect.getmembers(mod, inspect.isfunction)
+    funcs = {f for mod in (sst, duchi2008, kakade_foster_evendar) for name, f in inspect.getmembers(mod, inspect.isfunction)
              if not name.startswith("_") and f.__module__ == mod.__name__}
     registered = {e.function for e in registry.REGISTRY}
     assert funcs <= registered, sorted(f.__name__ for f in funcs - registered)

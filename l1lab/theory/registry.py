@@ -9,10 +9,12 @@ from dataclasses import dataclass
 from typing import Callable
 
 from . import duchi2008 as dssc
+from . import kakade_foster_evendar as kfe
 from . import shalev_shwartz_tewari as sst
 
 SST = "Shalev-Shwartz & Tewari (2011)"
 DSSC = "Duchi et al. (2008)"
+KFE = "Kakade, Foster & Even-Dar (2008)"
 
 
 @dataclass(frozen=True)
@@ -119,6 +121,34 @@ REGISTRY: list[TheoremEntry] = [
                  dssc.simplex_theta, "chapters/projections"),
     TheoremEntry("dssc.lemma3", DSSC, "Lemma 3", r"w_i v_i >= 0: the l1-ball projection keeps signs",
                  dssc.lemma3_violation, "chapters/projections"),
+    # Kakade, Foster & Even-Dar (2008): SG vs SMG for l1-constrained problems
+    TheoremEntry("kfe.theorem2.1", KFE, "Theorem 2.1", r"R_T(SG) <= 2 F2 G2 (sqrt(1/T) + sqrt(8 log(1/delta)/T))",
+                 kfe.sg_regret_bound, "chapters/exponentiated"),
+    TheoremEntry("kfe.theorem2.1.eta", KFE, "Theorem 2.1 (step)", r"eta = 2 F2/(G2 sqrt(T))", kfe.sg_eta,
+                 "chapters/exponentiated"),
+    TheoremEntry("kfe.prop2.2", KFE, "Proposition 2.2", r"(w^{t+1} - w^t).grad = -eta F1 Var_{w/F1}(grad) <= 0",
+                 kfe.prop22_inner_product, "chapters/exponentiated"),
+    TheoremEntry("kfe.prop2.2.variance", KFE, "Proposition 2.2 (variance form)", r"-eta F1 Var_{w/F1}(grad)",
+                 kfe.prop22_variance_form, "chapters/exponentiated"),
+    TheoremEntry("kfe.theorem2.3", KFE, "Theorem 2.3",
+                 r"T >= 16 log d: R_T(SMG) <= 4 F1 G_inf (sqrt(log d/T) + sqrt(2 log(1/delta)/T))",
+                 kfe.smg_regret_bound, "chapters/exponentiated"),
+    TheoremEntry("kfe.theorem2.3.eta", KFE, "Theorem 2.3 (step)", r"eta = sqrt(log d/T)/(2 G_inf)", kfe.smg_eta,
+                 "chapters/exponentiated", note="printed with an extra 1/F1, right only for F1 = 1"),
+    TheoremEntry("kfe.cor3.1", KFE, "Corollary 3.1", r"c(avg w) <= c(w*) + 4 F1 G_inf (...)", kfe.cor31_bound,
+                 "chapters/exponentiated"),
+    TheoremEntry("kfe.cor3.1.limsup", KFE, "Corollary 3.1 (lim sup)", r"limsup c(avg w) <= c(w*) + 4F1G sqrt(log d/T)",
+                 kfe.cor31_limsup, "chapters/exponentiated"),
+    TheoremEntry("kfe.cor4.1", KFE, "Corollary 4.1", r"risk(avg w) <= risk(w*) + 4 F1 G_inf (...)",
+                 kfe.cor41_risk_bound, "chapters/exponentiated"),
+    TheoremEntry("kfe.lemma5.1", KFE, "Lemma 5.1", r"Azuma term B sqrt(2 log(1/delta)/T)", kfe.lemma51_azuma_term,
+                 "chapters/exponentiated"),
+    TheoremEntry("kfe.lemma5.2", KFE, "Lemma 5.2", r"2 F2^2/(eta T) + eta G2^2/2", kfe.lemma52_bound,
+                 "chapters/exponentiated"),
+    TheoremEntry("kfe.lemma5.3", KFE, "Lemma 5.3", r"eta <= 1/(8G): F1 log d/(T eta) + 4 eta F1 G^2",
+                 kfe.lemma53_bound, "chapters/exponentiated"),
+    TheoremEntry("kfe.lemma5.3.eta", KFE, "Lemma 5.3 (feasible step)", r"eta <= 1/(8 G_inf)", kfe.smg_max_step,
+                 "chapters/exponentiated"),
 ]
 
 
