@@ -20,13 +20,13 @@ Results are printed and written to benchmarks/results/bench_projections.json.
 from __future__ import annotations
 
 import argparse
-import datetime
-import json
 import os
 import platform
 import sys
 import time
 from pathlib import Path
+
+from _common import finish
 
 import numpy as np
 
@@ -186,26 +186,12 @@ def main(argv=None):
         summary["sparse_update_1e6_over_1e4"] = {"ratio": ratio, "target": 2.0, "met": ratio <= 2.0}
         print(f"sparse update time n = 1e6 / n = 1e4: {ratio:5.2f}  (target <= 2: "
               f"{'met' if ratio <= 2.0 else 'NOT met'})")
-    total = time.perf_counter() - t_start
-    load = os.getloadavg() if hasattr(os, "getloadavg") else None
-    print(f"total {total:.0f} s" + (f"; load average {load[0]:.2f} (other processes add noise)" if load else ""))
-
-    out = {
-        "date": datetime.datetime.now().isoformat(timespec="seconds"),
-        "quick": args.quick,
-        "machine": {"platform": platform.platform(), "processor": platform.processor(),
-                    "cpu_count": os.cpu_count(), "load_average_1min": load and load[0]},
-        "versions": {"python": platform.python_version(), "numpy": np.__version__, "l1lab": l1lab.__version__,
-                     "numba": sys.modules["numba"].__version__},
+    finish(args.out, t_start, args.quick, {
         "support_fraction": SUPPORT_FRACTION,
         "dense": dense,
         "sparse": sparse,
         "summary": summary,
-        "total_seconds": total,
-    }
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(out, indent=2))
-    print(f"wrote {args.out}")
+    })
 
 
 if __name__ == "__main__":

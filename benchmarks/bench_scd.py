@@ -21,22 +21,13 @@ benchmarks/results/bench_scd.json.  BLAS / OpenMP pools are limited to one threa
 from __future__ import annotations
 
 import argparse
-import datetime
-import json
 import os
 import platform
-import sys
 import time
 import warnings
 from pathlib import Path
 
-try:
-    from threadpoolctl import threadpool_info, threadpool_limits
-except ImportError:  # fall back on environment variables, which must be set before numpy is imported
-    threadpool_info = threadpool_limits = None
-    for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "BLIS_NUM_THREADS",
-                 "VECLIB_MAXIMUM_THREADS", "NUMEXPR_NUM_THREADS"):
-        os.environ[_var] = "1"
+from _common import finish, single_thread
 
 import numpy as np
 import scipy
@@ -169,13 +160,6 @@ def time_pair(name, X_sk, y, prob, lam, beta, method, selection, k1, k2, repeats
 
 
 # ---------------------------------------------------------------------------------------------- main
-def blas_summary():
-    if threadpool_info is None:
-        return [{"note": "threadpoolctl not installed; thread env vars set to 1"}]
-    keys = ("user_api", "internal_api", "prefix", "version", "architecture", "threading_layer", "num_threads")
-    return [{k: info.get(k) for k in keys if k in info} for info in threadpool_info()]
-
-
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--quick", action="store_true", help="fewer epochs and repeats (~1 minute)")
@@ -202,11 +186,8 @@ def main(argv=None):
           f"repeats={repeats}, lam = {lam_frac} * lambda_max")
 
     rows = []
-    limiter = threadpool_limits(limits=1) if threadpool_limits is not None else None
+    limiter = single_thread()
     try:
-        blas = blas_summary()
-        for info in blas:
-            print("threadpool:", ", ".join(f"{k}={v}" for k, v in info.items()))
         for name, X_sk, y in datasets:
             prob0 = l1lab.Problem(X_sk, y, loss="squared", lam=0.0)
             lam = lam_frac * prob0.lambda_max
@@ -246,27 +227,10 @@ def main(argv=None):
     screened = sorted({(r["data"], r["sklearn_screened_at_start"]) for r in rows})
     print("features removed by sklearn's initial gap-safe screening: "
           + ", ".join(f"{n}: {s}" for n, s in screened))
-    total = time.perf_counter() - t_start
-    load = os.getloadavg() if hasattr(os, "getloadavg") else None
-    print(f"total {total:.0f} s" + (f"; load average {load[0]:.2f} (other processes add noise)" if load else ""))
-
-    out = {
-        "date": datetime.datetime.now().isoformat(timespec="seconds"),
-        "quick": args.quick,
-        "machine": {"platform": platform.platform(), "processor": platform.processor(),
-                    "cpu_count": os.cpu_count(),
-                    "OPENBLAS_CORETYPE": os.environ.get("OPENBLAS_CORETYPE"), "load_average_1min": load and load[0]},
-        "versions": {"python": platform.python_version(), "numpy": np.__version__, "scipy": scipy.__version__,
-                     "scikit-learn": sklearn.__version__, "l1lab": l1lab.__version__,
-                     "numba": sys.modules["numba"].__version__ if "numba" in sys.modules else None},
-        "threadpools": blas,
+    finish(args.out, t_start, args.quick, {
         "lam_fraction_of_lambda_max": lam_frac,
-        "total_seconds": total,
         "results": rows,
-    }
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(out, indent=2))
-    print(f"wrote {args.out}")
+    })
 
 
 if __name__ == "__main__":

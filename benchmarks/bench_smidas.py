@@ -28,22 +28,12 @@ one thread.
 from __future__ import annotations
 
 import argparse
-import datetime
-import json
-import os
 import platform
-import sys
 import time
 import warnings
 from pathlib import Path
 
-try:
-    from threadpoolctl import threadpool_info, threadpool_limits
-except ImportError:  # fall back on environment variables, which must be set before numpy is imported
-    threadpool_info = threadpool_limits = None
-    for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "BLIS_NUM_THREADS",
-                 "VECLIB_MAXIMUM_THREADS", "NUMEXPR_NUM_THREADS"):
-        os.environ[_var] = "1"
+from _common import finish, single_thread
 
 import numpy as np
 import scipy
@@ -153,13 +143,6 @@ def smidas_sweep(X, y, lams, n1, n2, repeats):
 
 
 # ---------------------------------------------------------------------------------------------- main
-def blas_summary():
-    if threadpool_info is None:
-        return [{"note": "threadpoolctl not installed; thread env vars set to 1"}]
-    keys = ("user_api", "internal_api", "prefix", "version", "architecture", "threading_layer", "num_threads")
-    return [{k: info.get(k) for k in keys if k in info} for info in threadpool_info()]
-
-
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--quick", action="store_true", help="fewer epochs and repeats (~20 s)")
@@ -186,11 +169,8 @@ def main(argv=None):
           f"smidas epochs {s1}..{s2}, repeats={s_repeats}")
 
     rows = []
-    limiter = threadpool_limits(limits=1) if threadpool_limits is not None else None
+    limiter = single_thread()
     try:
-        blas = blas_summary()
-        for info in blas:
-            print("threadpool:", ", ".join(f"{k}={v}" for k, v in info.items()))
         lam_max = l1lab.Problem(X, y, loss="logistic", lam=0.0).lambda_max
         print(f"lambda_max = {lam_max:.3g}: lam = {', '.join(f'{lam:g}' for lam in LAMS)} "
               f"= {', '.join(f'{lam / lam_max:.3g}' for lam in LAMS)} lambda_max")
@@ -270,31 +250,15 @@ def main(argv=None):
     fit = {"ns_per_nonzero_theta": float(slope), "intercept_ns": float(intercept), "n_points": int(nz.size)}
     print(f"least-squares fit: time per step = {intercept / 1e3:.1f} us + {slope:.1f} ns x nnz(theta)  "
           f"(sklearn: {sk_ns_all[0] / 1e3:.1f}-{sk_ns_all[-1] / 1e3:.1f} us per example)")
-    total = time.perf_counter() - t_start
-    load = os.getloadavg() if hasattr(os, "getloadavg") else None
-    print(f"total {total:.0f} s" + (f"; load average {load[0]:.2f} (other processes add noise)" if load else ""))
-
-    out = {
-        "date": datetime.datetime.now().isoformat(timespec="seconds"),
-        "quick": args.quick,
-        "machine": {"platform": platform.platform(), "processor": platform.processor(),
-                    "cpu_count": os.cpu_count(), "load_average_1min": load and load[0]},
-        "versions": {"python": platform.python_version(), "numpy": np.__version__, "scipy": scipy.__version__,
-                     "scikit-learn": sklearn.__version__, "l1lab": l1lab.__version__,
-                     "numba": sys.modules["numba"].__version__ if "numba" in sys.modules else None},
-        "threadpools": blas,
+    finish(args.out, t_start, args.quick, {
         "data": {"m": M_EX, "d": D, "density": DENSITY, "nnz": int(X.nnz), "k_true": K_TRUE, "flip": FLIP},
         "lambda_max": lam_max, "eta": ETA, "eta_smidas": ETA_SMIDAS,
         "epochs": {"k1": k1, "k2": k2, "repeats": repeats, "smidas_k1": s1, "smidas_k2": s2,
                    "smidas_repeats": s_repeats},
-        "total_seconds": total,
         "results": rows,
         "smidas_sweep": sweep,
         "smidas_fit": fit,
-    }
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(out, indent=2))
-    print(f"wrote {args.out}")
+    })
 
 
 if __name__ == "__main__":
