@@ -567,6 +567,16 @@ class SparseL1BallProjector:
             return 0.0
         return float(self._I[x, _SG] * (self._F[x, _K] - self._shift[0]))
 
+    def values(self, indices):
+        """w at the coordinates ``indices`` (a new array), O(k): what a stochastic step needs for a margin."""
+        idx = np.asarray(indices, dtype=np.int64)
+        if idx.size and (idx.min() < 0 or idx.max() >= self._n):
+            raise ValueError(f"indices must lie in [0, n) = [0, {self._n})")
+        x = self._node_of[idx]
+        out = self._I[x, _SG] * (self._F[x, _K] - self._shift[0])
+        out[x == 0] = 0.0
+        return out
+
     def to_dense(self):
         """w as a new array of length n, O(n)."""
         return _to_dense(self._I, self._F, self._st[_ROOT], self._shift[0], self._n)

@@ -108,3 +108,32 @@ def test_errors(constrained):
         exponentiated_gradient(prob, 10, 1.0, eta0=-1)
     with pytest.raises(ValueError, match="method"):
         exponentiated_gradient(prob, 10, 1.0, method="minibatch")
+
+
+@pytest.mark.parametrize("schedule", ["sqrt", "constant"])
+def test_tree_projection_gives_the_dense_iterates(schedule):
+    X, y, _ = make_classification(200, 400, 5, density=0.05, seed=7)
+    prob = Problem(X, y, "logistic", 0.0)
+    dense = projected_gradient(prob, 2000, 2.0, eta0=0.5, seed=3, schedule=schedule)
+    tree = projected_gradient(prob, 2000, 2.0, eta0=0.5, seed=3, schedule=schedule, projection="tree")
+    np.testing.assert_allclose(tree.w, dense.w, atol=1e-12)
+    np.testing.assert_allclose(tree.trace.objective, dense.trace.objective, rtol=1e-12)
+    assert tree.trace.flops[-1] < dense.trace.flops[-1]
+    if schedule == "constant":
+        rows = np.random.default_rng(3).integers(0, prob.m, size=50)
+        w = np.zeros(prob.d)
+        Xd = X.toarray()
+        for i in rows:
+            w = project_l1_ball(w - 0.5 * prob.loss.deriv(Xd[i] @ w, y[i]) * Xd[i], 2.0)
+        np.testing.assert_allclose(projected_gradient(prob, 50, 2.0, eta0=0.5, seed=3, schedule=schedule).w, w,
+                                   atol=1e-12)
+
+
+def test_projection_option_errors(constrained):
+    prob, z, _ = constrained
+    with pytest.raises(ValueError, match="projection"):
+        projected_gradient(prob, 10, z, projection="sorted")
+    with pytest.raises(ValueError, match="tree"):
+        projected_gradient(prob, 10, z, method="batch", projection="tree")
+    with pytest.raises(ValueError, match="schedule"):
+        projected_gradient(prob, 10, z, schedule="linear")

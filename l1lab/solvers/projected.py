@@ -78,13 +78,13 @@ def project_inplace(w, z, absw):
 
 
 @njit(cache=True)
-def psg_chunk(code, indptr, indices, data, y, w, idx, batch, eta0, t0, z, margins, absw):
+def psg_chunk(code, indptr, indices, data, y, w, idx, batch, eta0, decay, t0, z, margins, absw):
     """Stochastic / mini-batch projected gradient steps t0+1, ..., t0+len(idx)/batch.
     Returns the number of projections performed."""
     n_steps = idx.shape[0] // batch
     n_proj = 0
     for s in range(n_steps):
-        eta = eta0 / math.sqrt(t0 + s + 1.0)
+        eta = eta0 / math.sqrt(t0 + s + 1.0) if decay else eta0
         # all the batch's margins at the same w, then the averaged step
         for r in range(batch):
             i = idx[s * batch + r]
@@ -103,7 +103,7 @@ def psg_chunk(code, indptr, indices, data, y, w, idx, batch, eta0, t0, z, margin
 
 
 def projected_gradient(problem, n_iter, z, eta0=1.0, method="stochastic", batch_size=10, seed=0,
-                       line_search=False, n_checkpoints=60):
+                       line_search=False, schedule="sqrt", projection="dense", n_checkpoints=60):
     r"""Projected (sub)gradient descent on C over the l1 ball of radius z (Duchi et al. 2008, eq. (3)).
 
     Parameters
@@ -116,6 +116,11 @@ def projected_gradient(problem, n_iter, z, eta0=1.0, method="stochastic", batch_
         replacement) or ``"batch"`` (the full gradient)
     line_search : ``batch`` only: backtracking (halving from eta0, Armijo condition
         C(w+) <= C(w) + <grad, w+ - w> + ||w+ - w||^2/(2 eta)) instead of eta0/sqrt(t)
+    schedule : ``"sqrt"`` (eta_t = eta0/sqrt(t), the default) or ``"constant"`` (eta_t = eta0)
+    projection : ``"dense"`` (Condat on all n coordinates, O(n) per step) or, with ``method="stochastic"``,
+        ``"tree"``: the iterate lives in a :class:`l1lab.sparse_projection.SparseL1BallProjector` and a step
+        with a k-sparse example costs O(k log n) (Section 6 of the paper; a Python loop per step, so it pays
+        off only for large n); the same iterates to rounding.  Projection flops are counted as 4k log2(n).
 
     Returns a Result whose trace also has ``flops`` (see the module docstring); ``info["projections"]``
     counts the projections that moved the point.
@@ -128,11 +133,18 @@ def projected_gradient(problem, n_iter, z, eta0=1.0, method="stochastic", batch_
         raise ValueError(f"method must be 'stochastic', 'minibatch' or 'batch', got {method!r}")
     if line_search and method != "batch":
         raise ValueError("line_search is only available with method='batch'")
+    if schedule not in ("sqrt", "constant"):
+        raise ValueError(f"schedule must be 'sqrt' or 'constant', got {schedule!r}")
+    if projection not in ("dense", "tree"):
+        raise ValueError(f"projection must be 'dense' or 'tree', got {projection!r}")
+    if projection == "tree" and method != "stochastic":
+        raise ValueError("projection='tree' is only available with method='stochastic'")
+    decay = schedule == "sqrt"
     b = 1 if method == "stochastic" else int(batch_size)
     if method == "minibatch" and not (1 <= b <= problem.m):
         raise ValueError(f"batch_size must be in [1, m={problem.m}], got {batch_size}")
     if method == "batch":
-        return _batch(problem, n_iter, z, eta0, line_search, n_checkpoints)
+        return _batch(problem, n_iter, z, eta0, line_search, decay, n_checkpoints)
 
     rng = np.random.default_rng(seed)
     indptr, indices, data = problem.csr_arrays()
@@ -146,22 +158,42 @@ def projected_gradient(problem, n_iter, z, eta0=1.0, method="stochastic", batch_
     n_proj = 0
     rec.record(0, 0, problem.objective(w), 0, 0.0, 0.0)
     cps = log_checkpoints(n_iter, n_checkpoints)
+    tree = None
+    if projection == "tree":
+        from ..sparse_projection import SparseL1BallProjector
+
+        tree = SparseL1BallProjector(problem.d, z)
+        code, y = problem.loss.code, problem.y
+        log_n = math.log2(max(problem.d, 2))
     for a, c in zip(cps[:-1], cps[1:]):
         idx = rng.integers(0, problem.m, size=(c - a) * b, dtype=np.int64)
         t0 = time.perf_counter()
-        n_proj += psg_chunk(problem.loss.code, indptr, indices, data, problem.y, w, idx, b, eta0, int(a), z,
-                            margins, absw)
+        if tree is None:
+            n_proj += psg_chunk(problem.loss.code, indptr, indices, data, problem.y, w, idx, b, eta0, decay, int(a),
+                                z, margins, absw)
+        else:
+            for s, i in enumerate(idx):
+                lo, hi = indptr[i], indptr[i + 1]
+                cols, vals = indices[lo:hi], data[lo:hi]
+                g = loss_deriv(code, float(vals @ tree.values(cols)), y[i])
+                if g != 0.0:
+                    eta = eta0 / math.sqrt(a + s + 1.0) if decay else eta0
+                    n_proj += tree.update(cols, -eta * g * vals) > 0.0
         seconds += time.perf_counter() - t0
         nz = float(row_nnz[idx].sum())
         acc += nz
-        flops += 4.0 * nz + PROJECTION_FLOPS_PER_ENTRY * problem.d * (c - a)
+        if tree is None:
+            flops += 4.0 * nz + PROJECTION_FLOPS_PER_ENTRY * problem.d * (c - a)
+        else:
+            w = tree.to_dense()
+            flops += 4.0 * nz + PROJECTION_FLOPS_PER_ENTRY * nz * log_n
         rec.record(c, acc, problem.objective(w), np.count_nonzero(w), seconds, flops)
     info = {"method": f"projected_gradient/{method}", "z": z, "eta0": eta0, "batch_size": b, "seed": seed,
-            "projections": n_proj}
+            "projections": n_proj, "schedule": schedule, "projection": projection}
     return Result(w=w, trace=rec.finish(), info=info)
 
 
-def _batch(problem, n_iter, z, eta0, line_search, n_checkpoints):
+def _batch(problem, n_iter, z, eta0, line_search, decay, n_checkpoints):
     from ..projections import project_l1_ball
 
     w = np.zeros(problem.d)
@@ -190,7 +222,7 @@ def _batch(problem, n_iter, z, eta0, line_search, n_checkpoints):
                     break
                 eta *= 0.5
         else:
-            w_new = project_l1_ball(w - eta0 / math.sqrt(t) * g, z)
+            w_new = project_l1_ball(w - (eta0 / math.sqrt(t) if decay else eta0) * g, z)
             z_new = problem.margins(w_new)
             acc += nnzX
             flops += 2 * nnzX + PROJECTION_FLOPS_PER_ENTRY * n
@@ -198,5 +230,6 @@ def _batch(problem, n_iter, z, eta0, line_search, n_checkpoints):
         seconds += time.perf_counter() - t0
         if t in cps:
             rec.record(t, acc, problem.smooth_from_margins(zm), np.count_nonzero(w), seconds, flops)
-    info = {"method": "projected_gradient/batch", "z": z, "eta0": eta0, "line_search": line_search}
+    info = {"method": "projected_gradient/batch", "z": z, "eta0": eta0, "line_search": line_search,
+            "schedule": "sqrt" if decay else "constant"}
     return Result(w=w, trace=rec.finish(), info=info)

@@ -1,0 +1,1036 @@
+r"""The figures and widgets of the chapter "Projecting onto the l1 ball" (Duchi, Shalev-Shwartz, Singer & Chandra,
+ICML 2008).
+
+Same three layers as :mod:`l1lab.widgets`: a cached *data* function, a *figure* function returning a
+``matplotlib.figure.Figure`` (not managed by pyplot), and a *widget* (ipywidgets imported inside it).
+
+* :func:`lemma_checks`, :func:`weighted_ball_check` -- Lemmas 1-3 and the weighted-ball formula checked on
+  random vectors (KKT residuals, every projection method, an independent bisection);
+* :func:`geometry_figure` / :func:`geometry_sweep` / :func:`geometry_demo` -- the 2-d l1 ball with the regions
+  whose projection has one or two nonzeros, and the 3-d simplex with points and their projections;
+* :func:`tree_snapshot` / :func:`tree_figure` -- the AVL tree of :class:`l1lab.sparse_projection.
+  SparseL1BallProjector` after a sparse step, with the descent of Figure 3 and the entries the projection drops;
+* :func:`projection_timing_data`, :func:`tree_timing_data` / :func:`timing_figure` / :func:`timing_demo` --
+  wall-clock time of the dense projections against n, and of one sparse update (tree vs dense re-projection);
+* :func:`synthetic_data` / :func:`synthetic_figure` / :func:`step_size_sweep` / :func:`synthetic_demo` -- the
+  synthetic experiments of Section 7 (Figs. 4-5): projected gradient variants and coordinate descent against
+  approximate flops;
+* :func:`eg_vs_pg_data` / :func:`eg_vs_pg_figure` / :func:`eg_vs_pg_demo` -- stochastic EG against stochastic
+  projected gradient on sparse high-dimensional data (the story of Fig. 6);
+* :func:`sparse_pg_check` -- stochastic projected gradient with the tree gives the iterates of the dense
+  solver :func:`l1lab.solvers.projected_gradient`.
+
+Timings are measured when called (best of several repetitions) and differ between machines; nothing else here
+depends on the clock.  Every data function runs with one BLAS thread, and the slider ranges keep every setting,
+including the largest, to a few seconds on a 2-core machine (``tests/test_widgets_projections.py`` runs the
+largest ones).
+"""
+from __future__ import annotations
+
+import copy
+import math
+import time
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+from matplotlib.figure import Figure
+from threadpoolctl import threadpool_limits
+
+from . import sparse_projection as _sp
+from .datasets import make_classification, scale_features
+from .plotting import default_floor, plot_objective_and_nnz, scrubbable_sweep
+from .problem import Problem
+from .projections import (METHODS, l1_ball_threshold, project_l1_ball, project_simplex,
+                          project_weighted_l1_ball, simplex_threshold)
+from .solvers import exponentiated_gradient, projected_gradient, scd
+from .solvers.projected import PROJECTION_FLOPS_PER_ENTRY, project_inplace
+from .sparse_projection import SparseL1BallProjector
+from .theory import duchi2008 as dssc
+
+__all__ = [
+    "EG_DEFAULTS", "EG_LIMITS", "GEOMETRY_DEFAULTS", "GEOMETRY_LIMITS", "STEP_CONSTANTS", "SYNTHETIC_DEFAULTS",
+    "SYNTHETIC_LIMITS", "TIMING_DEFAULTS", "TIMING_LIMITS", "ball_regions_2d", "eg_vs_pg_data", "eg_vs_pg_demo",
+    "eg_vs_pg_figure", "geometry_demo", "geometry_figure", "geometry_sweep", "lemma_checks",
+    "paper_synthetic_problem", "projection_timing_data", "sparse_pg_check", "sparse_text_like_problem",
+    "step_size_sweep", "synthetic_data", "synthetic_demo", "synthetic_figure", "timing_demo", "timing_figure",
+    "tree_figure", "tree_snapshot", "tree_timing_data", "weighted_ball_check",
+]
+
+LOSSES = ("squared", "logistic")
+METHOD_COLORS = {"sort": "C0", "pivot": "C1", "condat": "C2"}
+
+#: geometry demo: the radius and the point v = (v1, v2) projected onto the 2-d ball
+GEOMETRY_DEFAULTS = dict(z=1.0, v1=1.6, v2=0.9)
+GEOMETRY_LIMITS = dict(z=(0.25, 2.0), v1=(-2.5, 2.5), v2=(-2.5, 2.5))
+
+#: timing demo: the largest n, the nonzeros k of a sparse step, the radius as a fraction of ||v||_1
+TIMING_DEFAULTS = dict(max_n=1_000_000, k=100, z_frac=0.1, seed=0)
+TIMING_LIMITS = dict(max_n=(10_000, 100_000, 1_000_000, 10_000_000), k=(10, 100, 1000), z_frac=(0.01, 0.1, 0.5))
+
+#: synthetic experiments (Figs. 4-5): n = m, lambda = lam_frac * lambda_max for the radius, the budget in
+#: passes (one pass = one full gradient, 4 nnz(X) flops), and a common multiplier of the eta0/sqrt(t) steps
+SYNTHETIC_DEFAULTS = dict(n=800, lam_frac=0.1, passes=100, step_mult=1.0, seed=0)
+SYNTHETIC_LIMITS = dict(n=(200, 400, 800), lam_frac=(0.05, 0.5), passes=(20, 150), step_mult=(0.01, 100.0))
+
+#: eta0 = c / (curvature scale): batch and line search in units of 1/L, L = beta ||X||_2^2/m; stochastic and
+#: mini-batch in units of 1/R, R = beta mean_i ||x_i||_2^2.  The constants are the best of a grid in factors
+#: of about 3 at n = 400, 800 and 1600 for both losses (the best c did not move with n).
+STEP_CONSTANTS = {"batch": 8.0, "line search": 64.0, "stochastic": 10.0, "mini-batch": 30.0}
+MINIBATCH = 10
+
+#: EG against projected gradient on sparse data: examples m, features d, density of X, lambda fraction for the
+#: radius, budget in epochs (passes over the examples); step sizes tuned on the grids below
+EG_DEFAULTS = dict(m=1000, d=5000, density=0.01, lam_frac=0.4, epochs=10, seed=0)
+EG_LIMITS = dict(m=(200, 2000), d=(1000, 10000), density=(0.005, 0.01, 0.02), lam_frac=(0.2, 0.8),
+                 epochs=(1, 10), work=5e7)
+PG_ETA_GRID = (0.1, 0.3, 1.0)
+EG_ETA_GRID = (0.1, 0.3, 1.0, 3.0)
+
+SYNTHETIC_COLORS = {"batch": "C0", "line search": "C4", "stochastic": "C1", "mini-batch": "C2",
+                    "coordinate descent": "C3", "coordinate descent, data β": "C5"}
+EG_COLORS = {"projected gradient": "C1", "EG±": "C9"}
+
+
+def _check_range(name, value, limits):
+    lo, hi = limits[name][0], limits[name][1]
+    if not (lo <= value <= hi):
+        raise ValueError(f"{name}={value} is outside the demo's range [{lo}, {hi}] (chosen to answer in seconds)")
+
+
+def _check_choice(name, value, options):
+    if value not in options:
+        raise ValueError(f"{name} must be one of {tuple(options)}, got {value!r}")
+
+
+# ============================================================================================ lemma checks
+def lemma_checks(n_vectors=400, n=40, seed=0):
+    r"""Lemmas 1-3 of Duchi et al. (2008) on ``n_vectors`` random vectors of length ``n`` (half of them with
+    many ties: integer entries), each with a random radius.  Returns a dict of worst cases over all vectors:
+
+    * ``lemma1``: :func:`l1lab.theory.duchi2008.lemma1_violation` of the simplex projection (0 = holds);
+    * ``lemma2_rho``: number of vectors whose Lemma 2 support size differs from the nonzeros of the projection;
+    * ``lemma2_theta``: max |theta of Lemma 2 - theta of each method| / max(1, |theta|);
+    * ``kkt``: max over vectors of the simplex KKT residual (sum w = z, w >= 0, w_i = v_i - theta on the
+      support, v_i <= theta off it), relative to max(1, ||v||_inf);
+    * ``methods``: max |w_sort - w_method| over the other methods;
+    * ``lemma3``: :func:`l1lab.theory.duchi2008.lemma3_violation` of the ball projection;
+    * ``reduction``: max |Pi_ball(v) - sign(v) Pi_simplex(|v|)| over vectors outside the ball.
+    """
+    rng = np.random.default_rng(seed)
+    out = dict(lemma1=0.0, lemma2_rho=0, lemma2_theta=0.0, kkt=0.0, methods=0.0, lemma3=0.0, reduction=0.0,
+               n_vectors=int(n_vectors), n=int(n))
+    for t in range(int(n_vectors)):
+        if t % 2:
+            v = rng.integers(-3, 4, size=n).astype(np.float64)  # ties
+        else:
+            v = rng.standard_normal(n) * rng.uniform(0.1, 10.0)
+        z = float(rng.uniform(0.05, 2.0) * max(np.abs(v).max(), 1.0))
+        ws = {m: project_simplex(v, z, method=m, seed=t) for m in METHODS}
+        w = ws["sort"]
+        out["lemma1"] = max(out["lemma1"], dssc.lemma1_violation(v, w))
+        rho = dssc.simplex_support_size(v, z)
+        out["lemma2_rho"] += int(rho != np.count_nonzero(w))
+        th = dssc.simplex_theta(v, z)
+        for m in METHODS:
+            out["lemma2_theta"] = max(out["lemma2_theta"],
+                                      abs(th - simplex_threshold(v, z, method=m, seed=t)) / max(1.0, abs(th)))
+            out["methods"] = max(out["methods"], float(np.abs(ws[m] - w).max()))
+        supp = w > 0
+        scale = max(1.0, float(np.abs(v).max()))
+        kkt = max(abs(w.sum() - z), float(np.maximum(-w, 0).max()),
+                  float(np.abs(w[supp] - (v[supp] - th)).max()) if supp.any() else 0.0,
+                  float(np.maximum(v[~supp] - th, 0).max()) if (~supp).any() else 0.0)
+        out["kkt"] = max(out["kkt"], kkt / scale)
+        zb = float(rng.uniform(0.05, 1.5) * np.abs(v).sum())
+        wb = project_l1_ball(v, zb)
+        out["lemma3"] = max(out["lemma3"], dssc.lemma3_violation(v, wb))
+        if np.abs(v).sum() > zb:
+            out["reduction"] = max(out["reduction"],
+                                   float(np.abs(wb - np.sign(v) * project_simplex(np.abs(v), zb)).max()))
+    return out
+
+
+def _weighted_theta_bisection(u, a, z, iters=200):
+    """theta >= 0 with sum_i a_i max(u_i - theta a_i, 0) = z, by bisection (an independent check)."""
+    lo, hi = 0.0, float(np.max(u / a))
+    for _ in range(iters):
+        mid = 0.5 * (lo + hi)
+        if float(a @ np.maximum(u - mid * a, 0.0)) > z:
+            lo = mid
+        else:
+            hi = mid
+    return 0.5 * (lo + hi)
+
+
+def weighted_ball_check(n_vectors=200, n=30, seed=0):
+    r"""The weighted l1 ball :math:`\sum_i a_i|w_i| \le z` (:func:`l1lab.projections.project_weighted_l1_ball`)
+    against its KKT conditions and an independent bisection for theta.  Returns worst cases over the vectors:
+    ``constraint`` (|sum a|w| - z| for v outside), ``bisection`` (max |w - w_bisection|), ``sign`` (entries
+    with w_i v_i < 0), ``unit_weights`` (max |weighted with a = 1 - project_l1_ball|)."""
+    rng = np.random.default_rng(seed)
+    out = dict(constraint=0.0, bisection=0.0, sign=0, unit_weights=0.0, n_vectors=int(n_vectors), n=int(n))
+    for _ in range(int(n_vectors)):
+        v = rng.standard_normal(n) * rng.uniform(0.5, 5.0)
+        a = rng.uniform(0.1, 3.0, n)
+        z = float(rng.uniform(0.05, 1.2) * (a @ np.abs(v)))
+        w = project_weighted_l1_ball(v, a, z)
+        outside = a @ np.abs(v) > z
+        if outside:
+            out["constraint"] = max(out["constraint"], abs(float(a @ np.abs(w)) - z) / max(1.0, z))
+            th = _weighted_theta_bisection(np.abs(v), a, z)
+            wb = np.sign(v) * np.maximum(np.abs(v) - th * a, 0.0)
+            out["bisection"] = max(out["bisection"], float(np.abs(w - wb).max()))
+        out["sign"] += int(np.sum(w * v < 0))
+        zu = float(rng.uniform(0.05, 1.2) * np.abs(v).sum())
+        out["unit_weights"] = max(out["unit_weights"],
+                                  float(np.abs(project_weighted_l1_ball(v, np.ones(n), zu)
+                                               - project_l1_ball(v, zu)).max()))
+    return out
+
+
+# ================================================================================================ geometry
+def ball_regions_2d(v1, v2, z):
+    r"""Where a point of the plane lands when projected onto the 2-d l1 ball of radius z (vectorized):
+    0 inside the ball (the projection is the point itself), 1 on a vertex (one nonzero), 2 on an edge (two
+    nonzeros).  Lemma 2 with n = 2: outside the ball, with mu_1 >= mu_2 the sorted |v_i|, the support has two
+    entries iff mu_2 > (mu_1 + mu_2 - z)/2, i.e. iff mu_1 - mu_2 < z."""
+    a1, a2 = np.abs(np.asarray(v1, dtype=np.float64)), np.abs(np.asarray(v2, dtype=np.float64))
+    inside = a1 + a2 <= z
+    two = np.abs(a1 - a2) < z
+    return np.where(inside, 0, np.where(two, 2, 1))
+
+
+_EXAMPLES_2D = ((1.7, 0.2), (-0.4, 1.9), (-1.6, -1.2), (0.9, -1.5), (-2.2, 0.5), (0.3, 0.3))
+
+
+def _draw_ball_2d(ax, z, v):
+    from matplotlib.colors import ListedColormap
+
+    lim = 2.6
+    g = np.linspace(-lim, lim, 401)
+    G1, G2 = np.meshgrid(g, g)
+    R = ball_regions_2d(G1, G2, z)
+    cmap = ListedColormap(["#f2f2f2", "#f6c89f", "#bcd7ee"])
+    ax.pcolormesh(G1, G2, R, cmap=cmap, vmin=-0.5, vmax=2.5, shading="auto", rasterized=True)
+    ball = np.array([[z, 0], [0, z], [-z, 0], [0, -z], [z, 0]])
+    ax.plot(ball[:, 0], ball[:, 1], color="k", lw=1.8)
+    ax.plot([z, 0], [0, z], color="C3", lw=3, alpha=0.8, label=r"simplex $\{w \geq 0, w_1 + w_2 = z\}$")
+    for p in _EXAMPLES_2D:
+        w = project_l1_ball(np.array(p), z)
+        ax.annotate("", xy=w, xytext=p, arrowprops=dict(arrowstyle="->", color="0.35", lw=1))
+        ax.plot(*p, "o", color="0.35", ms=3)
+    v = np.asarray(v, dtype=np.float64)
+    w = project_l1_ball(v, z)
+    th = l1_ball_threshold(v, z)
+    ax.annotate("", xy=w, xytext=v, arrowprops=dict(arrowstyle="->", color="k", lw=2))
+    ax.plot(*v, "ko", ms=6, label=f"v = ({v[0]:.2f}, {v[1]:.2f})")
+    ax.plot(*w, "o", color="C3", ms=7, mec="k",
+            label=rf"$\Pi(v)$ = ({w[0]:.3f}, {w[1]:.3f}), $\theta$ = {th:.3f}")
+    ax.set_xlim(-lim, lim)
+    ax.set_ylim(-lim, lim)
+    ax.set_aspect("equal")
+    ax.axhline(0, color="0.6", lw=0.6)
+    ax.axvline(0, color="0.6", lw=0.6)
+    ax.set_xlabel("$w_1$")
+    ax.set_ylabel("$w_2$")
+    from matplotlib.patches import Patch
+    handles, labels = ax.get_legend_handles_labels()
+    handles += [Patch(color="#f6c89f"), Patch(color="#bcd7ee")]
+    labels += ["projection has 1 nonzero (a vertex)", "projection has 2 nonzeros (an edge)"]
+    ax.legend(handles, labels, fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=2)
+    ax.set_title(rf"$\ell_1$ ball of radius z = {z:g} in $\mathbb{{R}}^2$", fontsize=10)
+
+
+_EXAMPLES_3D = {"interior of the simplex": (0.75, 0.6, 0.7), "an edge": (1.1, 0.7, -0.4),
+                "a vertex": (1.5, 0.1, -0.2)}
+
+
+def _draw_simplex_3d(ax, z):
+    tri = z * np.array([[1, 0, 0], [0, 1, 0], [0, 0, 1], [1, 0, 0]], dtype=float)
+    from mpl_toolkits.mplot3d.art3d import Poly3DCollection
+
+    ax.add_collection3d(Poly3DCollection([tri[:3]], alpha=0.25, facecolor="C3", edgecolor="C3"))
+    ax.plot(tri[:, 0], tri[:, 1], tri[:, 2], color="C3", lw=1.5)
+    for k, (what, p) in enumerate(_EXAMPLES_3D.items()):
+        v = z * np.array(p)
+        w = project_simplex(v, z)
+        th = simplex_threshold(v, z)
+        c = f"C{k}"
+        ax.plot([v[0], w[0]], [v[1], w[1]], [v[2], w[2]], color=c, lw=1.5, ls="--")
+        ax.scatter(*v, color=c, s=18)
+        ax.scatter(*w, color=c, s=40, edgecolor="k",
+                   label=f"to {what}: θ = {th:.2f}, ‖Π(v)‖₀ = {np.count_nonzero(w)}")
+    for i in range(3):
+        e = np.zeros(3)
+        e[i] = 1.25 * z
+        ax.plot([0, e[0]], [0, e[1]], [0, e[2]], color="0.5", lw=0.8)
+    ax.set_xlabel("$w_1$", labelpad=-8)
+    ax.set_ylabel("$w_2$", labelpad=-8)
+    ax.set_zlabel("$w_3$", labelpad=-8)
+    ax.tick_params(labelsize=6, pad=-2)
+    ax.view_init(elev=22, azim=30)
+    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, 0.02), ncol=1)
+    ax.set_title(f"simplex of radius z = {z:g} in " + r"$\mathbb{R}^3$", fontsize=10)
+
+
+def geometry_figure(z=1.0, v1=1.6, v2=0.9, simplex3d=True, figsize=(10.5, 5.4)) -> Figure:
+    r"""Left: the l1 ball of radius z in the plane, shaded by where the projection of each point lands (inside:
+    grey; a vertex, one nonzero: orange; an edge, two nonzeros: blue), arrows from sample points to their
+    projections and the point (v1, v2) with its projection and theta.  Right (``simplex3d``): the simplex of
+    radius z in R^3 with three points whose projections land in its interior, on an edge and on a vertex."""
+    for name, val in (("z", z), ("v1", v1), ("v2", v2)):
+        _check_range(name, val, GEOMETRY_LIMITS)
+    fig = Figure(figsize=figsize if simplex3d else (5.6, 5.6), layout="constrained")
+    if simplex3d:
+        ax0 = fig.add_subplot(1, 2, 1)
+        ax1 = fig.add_subplot(1, 2, 2, projection="3d")
+        _draw_simplex_3d(ax1, z)
+    else:
+        ax0 = fig.add_subplot()
+    _draw_ball_2d(ax0, z, (v1, v2))
+    return fig
+
+
+def geometry_sweep(zs=(0.25, 0.5, 0.75, 1.0, 1.5, 2.0), v1=1.6, v2=0.9, dpi=70) -> str:
+    """:func:`geometry_figure` (2-d panel only) swept over the radius z, as a scrubbable HTML player."""
+    for z in zs:
+        _check_range("z", z, GEOMETRY_LIMITS)
+
+    def frame(fig, z):
+        _draw_ball_2d(fig.add_subplot(), z, (v1, v2))
+        fig.tight_layout()
+
+    return scrubbable_sweep(frame, list(zs), figsize=(5.6, 5.8), dpi=dpi, name="l1_ball_radius")
+
+
+def geometry_demo(**defaults):
+    """Live geometry demo: sliders for z, v1, v2 redrawing :func:`geometry_figure`."""
+    import ipywidgets as widgets
+    from IPython.display import display
+
+    v = dict(GEOMETRY_DEFAULTS, **defaults)
+    for name in ("z", "v1", "v2"):
+        _check_range(name, v[name], GEOMETRY_LIMITS)
+    lim = GEOMETRY_LIMITS
+    controls = {name: widgets.FloatSlider(value=v[name], min=lim[name][0], max=lim[name][1], step=0.05,
+                                          description=label, continuous_update=False)
+                for name, label in (("z", "z"), ("v1", "v₁"), ("v2", "v₂"))}
+
+    def show(**kw):
+        display(geometry_figure(**kw))
+
+    out = widgets.interactive_output(show, controls)
+    box = widgets.VBox([widgets.HBox(list(controls.values())), out])
+    box.controls = controls
+    return box
+
+
+# ==================================================================================================== tree
+@dataclass(frozen=True)
+class TreeSnapshot:
+    """The tree of a :class:`SparseL1BallProjector` holding v = w + g (after the k insertions of a step, before
+    its projection), the descent of Figure 3 on it and the result.
+
+    ``nodes``: {node: dict(j, key, mag, count, ksum, left, right, depth, x)} (key = |v_j| + Theta, mag = |v_j|,
+    count and ksum over the node's subtree); ``path``: [(node, in_support)] in the order visited; ``theta``:
+    the threshold the descent finds; ``theta_update``: what :meth:`SparseL1BallProjector.update` returned for
+    the same step on the real projector; ``theta_dense``: :func:`l1lab.projections.l1_ball_threshold` of v."""
+
+    nodes: dict
+    root: int
+    shift: float
+    z: float
+    path: list
+    theta: float
+    theta_update: float
+    theta_dense: float
+    step_indices: np.ndarray
+    nnz_before: int
+    nnz_after: int
+    height: int
+
+
+def _descent(I, F, root, z):
+    """Figure 3's descent on the projector's arrays, recording the path (the same rule as
+    ``l1lab.sparse_projection._pivot_search``).  Returns (path, p*, s*)."""
+    x, p, s, pb, sb = root, 0, 0.0, 0, 0.0
+    path = []
+    while x != 0:
+        r = I[x, _sp._R]
+        key = F[x, _sp._K]
+        p2 = p + I[r, _sp._C] + 1
+        s2 = s + F[r, _sp._S] + key
+        ok = bool(s2 - p2 * key < z)
+        path.append((int(x), ok))
+        if ok:
+            pb, sb, p, s = p2, s2, p2, s2
+            x = int(I[x, _sp._L])
+        else:
+            x = int(r)
+    return path, pb, sb
+
+
+@lru_cache(maxsize=8)
+def _tree_snapshot(n, z, n_updates, k, seed):
+    rng = np.random.default_rng(seed)
+    P = SparseL1BallProjector(n, z)
+    for _ in range(n_updates):
+        idx = rng.choice(n, size=k, replace=False)
+        P.update(idx, rng.standard_normal(k))
+    nnz_before = P.nnz
+    idx = np.sort(rng.choice(n, size=k, replace=False))
+    val = rng.standard_normal(k)
+    # the same step on a copy whose radius is infinite: it only inserts, so its tree holds v = w + g
+    Q = copy.deepcopy(P)
+    Q._z = math.inf
+    Q.update(idx, val)
+    v = Q.to_dense()
+    I, F, root, shift = Q._I, Q._F, int(Q._st[_sp._ROOT]), float(Q._shift[0])
+    path, pb, sb = _descent(I, F, root, z)
+    theta = max(((sb - pb * shift) - z) / pb, 0.0) if pb else float("nan")
+    theta_update = P.update(idx, val)
+    nodes = {}
+
+    def walk(x, depth):
+        if x == 0:
+            return
+        walk(int(I[x, _sp._L]), depth + 1)
+        nodes[x] = dict(j=int(I[x, _sp._J]), key=float(F[x, _sp._K]), mag=float(F[x, _sp._K] - shift),
+                        count=int(I[x, _sp._C]), ksum=float(F[x, _sp._S]), left=int(I[x, _sp._L]),
+                        right=int(I[x, _sp._R]), depth=depth, x=len(nodes))
+        walk(int(I[x, _sp._R]), depth + 1)
+
+    walk(root, 0)
+    return TreeSnapshot(nodes=nodes, root=root, shift=shift, z=float(z), path=path, theta=theta,
+                        theta_update=theta_update, theta_dense=l1_ball_threshold(v, z), step_indices=idx,
+                        nnz_before=nnz_before, nnz_after=P.nnz, height=int(I[root, _sp._H]))
+
+
+def tree_snapshot(n=60, z=4.0, n_updates=8, k=6, seed=8) -> TreeSnapshot:
+    """Run ``n_updates`` sparse steps (k random coordinates, N(0, 1) values) of a
+    :class:`SparseL1BallProjector` (dimension n, radius z), then one more step, and return its tree just
+    before the projection of that step (see :class:`TreeSnapshot`).  Cached."""
+    if not (1 <= k <= n <= 1000):
+        raise ValueError(f"need 1 <= k <= n <= 1000 (the picture is for small trees), got k={k}, n={n}")
+    if not (z > 0 and math.isfinite(z)):
+        raise ValueError(f"z must be a finite number > 0, got {z}")
+    return _tree_snapshot(int(n), float(z), int(n_updates), int(k), int(seed))
+
+
+def tree_figure(n=60, z=4.0, n_updates=8, k=6, seed=8, figsize=(10.5, 5.0)) -> Figure:
+    """The AVL tree of :func:`tree_snapshot`: one node per nonzero of v = w + g, ordered by magnitude (in-order
+    from left to right), labelled with its coordinate j and |v_j|, and with the subtree count and key sum the
+    descent uses.  The descent of Figure 3 is drawn in red (solid: the node is in the support, go left;
+    dashed: it is not, go right); the nodes the projection then removes are grey."""
+    snap = tree_snapshot(n, z, n_updates, k, seed)
+    fig = Figure(figsize=figsize, layout="constrained")
+    ax = fig.add_subplot()
+    on_path = dict(snap.path)
+    new = set(snap.step_indices.tolist())
+    for x, nd in snap.nodes.items():
+        for c in (nd["left"], nd["right"]):
+            if c:
+                ch = snap.nodes[c]
+                red = x in on_path and c in on_path and (
+                    (c == nd["left"] and on_path[x]) or (c == nd["right"] and not on_path[x]))
+                ax.plot([nd["x"], ch["x"]], [-nd["depth"], -ch["depth"]], color="C3" if red else "0.6",
+                        lw=2.5 if red else 1, zorder=1)
+    for x, nd in snap.nodes.items():
+        kept = nd["mag"] > snap.theta
+        face = "#bcd7ee" if kept else "0.85"
+        edge = "C3" if x in on_path else "k"
+        ls = "-" if x not in on_path or on_path[x] else "--"
+        ax.scatter(nd["x"], -nd["depth"], s=900, color=face, edgecolor=edge, lw=2.2 if x in on_path else 1,
+                   linestyle=ls, zorder=2)
+        ax.text(nd["x"], -nd["depth"] + 0.08, f"j={nd['j']}" + ("*" if nd["j"] in new else ""), ha="center",
+                va="center", fontsize=7, zorder=3)
+        ax.text(nd["x"], -nd["depth"] - 0.12, f"{nd['mag']:.2f}", ha="center", va="center", fontsize=7,
+                zorder=3, color="k" if kept else "0.4")
+        ax.text(nd["x"], -nd["depth"] - 0.42, f"c={nd['count']}\nΣ={nd['ksum']:.1f}", ha="center", va="center",
+                fontsize=5.5, color="0.3", zorder=3)
+    ax.set_xlim(-0.8, len(snap.nodes) - 0.2)
+    ax.set_ylim(-snap.height - 0.2, 0.6)
+    ax.axis("off")
+    ax.set_title(f"v = w + g in the tree: {len(snap.nodes)} nonzeros (* = touched by the step, k = {k}), "
+                 f"height {snap.height}, shift Θ = {snap.shift:.3f}, z = {snap.z:g}\n"
+                 f"descent of Figure 3: {len(snap.path)} nodes (red) → θ = {snap.theta:.4f}; "
+                 f"{snap.nnz_after} entries stay (blue), {len(snap.nodes) - snap.nnz_after} drop (grey); "
+                 f"c, Σ: count and key sum of the subtree", fontsize=9)
+    return fig
+
+
+# ================================================================================================= timing
+def _best_of(fn, reps):
+    best = math.inf
+    for _ in range(reps):
+        t0 = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t0)
+    return best
+
+
+def _sizes(max_n):
+    e = np.arange(3.0, math.log10(max_n) + 1e-9, 0.5)
+    return tuple(int(round(10 ** x)) for x in e)
+
+
+def _check_timing(max_n, k, z_frac):
+    _check_choice("max_n", max_n, TIMING_LIMITS["max_n"])
+    _check_choice("k", k, TIMING_LIMITS["k"])
+    _check_choice("z_frac", z_frac, TIMING_LIMITS["z_frac"])
+
+
+@dataclass(frozen=True)
+class ProjectionTiming:
+    sizes: tuple
+    seconds: dict      # method -> array of best-of-reps seconds per projection
+    support: np.ndarray  # nonzeros of the projection at each size
+
+
+@lru_cache(maxsize=8)
+def _projection_timing(max_n, z_frac, seed):
+    rng = np.random.default_rng(seed)
+    sizes = _sizes(max_n)
+    secs = {m: [] for m in METHODS}
+    supp = []
+    for m in METHODS:  # compile / load the kernels outside the timed region
+        project_l1_ball(rng.standard_normal(10), 1.0, method=m)
+    for n in sizes:
+        v = rng.standard_normal(n)
+        z = z_frac * float(np.abs(v).sum())
+        reps = 1 if n > 2_000_000 else int(min(200, max(3, 2e6 // n)))  # (one O(n) call is seconds at 1e7)
+        for m in METHODS:
+            secs[m].append(_best_of(lambda: project_l1_ball(v, z, method=m), reps))
+        supp.append(np.count_nonzero(project_l1_ball(v, z)))
+    return ProjectionTiming(sizes, {m: np.array(s) for m, s in secs.items()}, np.array(supp))
+
+
+def projection_timing_data(max_n=1_000_000, z_frac=0.1, seed=0) -> ProjectionTiming:
+    """Seconds per projection of a N(0, 1) vector of length n onto the l1 ball of radius z_frac ||v||_1, for
+    n = 10^3, 10^3.5, ..., max_n and each method (best of up to 200 repetitions).  Cached per session: the
+    numbers are this machine's, measured once."""
+    _check_timing(max_n, TIMING_DEFAULTS["k"], z_frac)
+    return _projection_timing(int(max_n), float(z_frac), int(seed))
+
+
+@dataclass(frozen=True)
+class TreeTiming:
+    sizes: tuple
+    k: int
+    tree: np.ndarray    # seconds per SparseL1BallProjector.update
+    dense: np.ndarray   # seconds per dense step: w[idx] += g, then project_inplace (O(n))
+    nnz: np.ndarray     # nonzeros of w at the end, per size
+    max_diff: float     # max |tree - dense| over the coordinates after the timed steps
+
+
+@lru_cache(maxsize=8)
+def _tree_timing(max_n, k, seed, z, n_warm, n_timed):
+    sizes = _sizes(max_n)
+    tree, dense, nnz = [], [], []
+    max_diff = 0.0
+    for n in sizes:
+        rng = np.random.default_rng(seed)
+        kk = min(k, n)
+        steps = [(rng.choice(n, kk, replace=False), rng.standard_normal(kk)) for _ in range(n_warm + n_timed)]
+        P = SparseL1BallProjector(n, z)
+        P.update(*steps[0])  # compile / load
+        P = SparseL1BallProjector(n, z)
+        for idx, val in steps[:n_warm]:
+            P.update(idx, val)
+        w = P.to_dense()
+        t0 = time.perf_counter()
+        for idx, val in steps[n_warm:]:
+            P.update(idx, val)
+        tree.append((time.perf_counter() - t0) / n_timed)
+        # the dense step on the same state: fewer repetitions at large n (each is O(n))
+        n_dense = int(min(n_timed, max(5, 3e7 // n)))
+        absw = np.empty(n)
+        project_inplace(w.copy(), z, absw)
+        t0 = time.perf_counter()
+        for idx, val in steps[n_warm:n_warm + n_dense]:
+            w[idx] += val
+            project_inplace(w, z, absw)
+        dense.append((time.perf_counter() - t0) / n_dense)
+        if n_dense == n_timed:
+            max_diff = max(max_diff, float(np.abs(P.to_dense() - w).max()))
+        nnz.append(P.nnz)
+    return TreeTiming(sizes, int(k), np.array(tree), np.array(dense), np.array(nnz), max_diff)
+
+
+def tree_timing_data(max_n=1_000_000, k=100, seed=0, z=30.0, n_warm=50, n_timed=200) -> TreeTiming:
+    """Seconds per sparse projected step w <- Proj(w + g), g with k nonzeros (N(0, 1) values at random
+    coordinates), radius z, in dimension n = 10^3, ..., max_n: by :class:`SparseL1BallProjector` (mean over
+    ``n_timed`` steps after ``n_warm`` warm-up steps) and by the dense re-projection that
+    :func:`l1lab.solvers.projected_gradient` does (add g, then :func:`project_inplace`, Condat's threshold; from
+    the same state, fewer steps at large n).  Cached per session."""
+    _check_timing(max_n, k, TIMING_DEFAULTS["z_frac"])
+    return _tree_timing(int(max_n), int(k), int(seed), float(z), int(n_warm), int(n_timed))
+
+
+def _loglog_guide(ax, x, y_anchor, slope, label, color="0.5"):
+    x = np.asarray(x, dtype=float)
+    ax.plot(x, y_anchor * (x / x[0]) ** slope, color=color, ls=":", lw=1.2, label=label)
+
+
+def timing_figure(max_n=1_000_000, k=100, z_frac=0.1, seed=0, figsize=(10.5, 4.2)) -> Figure:
+    """Left: seconds per projection onto the l1 ball against n for sort (Fig. 1), pivot (Fig. 2) and Condat,
+    log-log, with a slope-1 guide.  Right: seconds per sparse step (k nonzeros) against n, the tree
+    (O(k log n)) against dense re-projection (O(n)).  Wall-clock times of this machine."""
+    pt = projection_timing_data(max_n, z_frac, seed)
+    tt = tree_timing_data(max_n, k, seed)
+    fig = Figure(figsize=figsize, layout="constrained")
+    ax0, ax1 = fig.subplots(1, 2)
+    for m in METHODS:
+        ax0.plot(pt.sizes, pt.seconds[m], "o-", color=METHOD_COLORS[m], lw=2, ms=4,
+                 label={"sort": "sort (Fig. 1)", "pivot": "pivot (Fig. 2)", "condat": "Condat (2016)"}[m])
+    _loglog_guide(ax0, pt.sizes, pt.seconds["condat"][0] * 0.5, 1.0, "slope 1 (linear time)")
+    ax0.set_xlabel("dimension n")
+    ax0.set_ylabel("seconds per projection (best of repeats)")
+    ax0.set_title(f"dense projection, z = {z_frac:g}·‖v‖₁", fontsize=10)
+    ax1.plot(tt.sizes, tt.tree, "o-", color="C3", lw=2, ms=4, label="tree (Fig. 3): O(k log n)")
+    ax1.plot(tt.sizes, tt.dense, "o-", color="C2", lw=2, ms=4, label="add g, re-project densely: O(n)")
+    _loglog_guide(ax1, tt.sizes, tt.dense[0] * 0.5, 1.0, "slope 1")
+    ax1.set_xlabel("dimension n")
+    ax1.set_ylabel("seconds per sparse step")
+    ax1.set_title(f"one projected step with k = {k} nonzeros (‖w‖₀ ≈ {int(np.median(tt.nnz))})", fontsize=10)
+    for ax in (ax0, ax1):
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.grid(True, which="major", alpha=0.3)
+        ax.legend(fontsize=8, loc="upper left")
+    return fig
+
+
+def timing_demo(**defaults):
+    """Live timing demo: the largest n (up to 10^7), k and the radius fraction, redrawing :func:`timing_figure`.
+    At max_n = 10^7 a redraw takes several seconds (it measures)."""
+    import ipywidgets as widgets
+    from IPython.display import display
+
+    v = dict(TIMING_DEFAULTS, **defaults)
+    _check_timing(v["max_n"], v["k"], v["z_frac"])
+    lim = TIMING_LIMITS
+    controls = dict(
+        max_n=widgets.Dropdown(options=list(lim["max_n"]), value=v["max_n"], description="max n"),
+        k=widgets.Dropdown(options=list(lim["k"]), value=v["k"], description="k"),
+        z_frac=widgets.Dropdown(options=list(lim["z_frac"]), value=v["z_frac"], description="z/‖v‖₁"),
+    )
+
+    def show(**kw):
+        display(timing_figure(seed=v["seed"], **kw))
+
+    out = widgets.interactive_output(show, controls)
+    box = widgets.VBox([widgets.HBox(list(controls.values())), out])
+    box.controls = controls
+    return box
+
+
+# ================================================================================ synthetic experiments
+def paper_synthetic_problem(n=800, loss="squared", seed=0):
+    r"""The synthetic data of Section 7 (Figs. 4-5) with m = n: w_true with N(0, 1) entries, a random half of
+    them zeroed; X with N(0, 1) entries, each column then divided by its largest |entry| so that X lies in
+    [-1, 1] (:func:`l1lab.datasets.scale_features`, which :class:`l1lab.Problem` requires); targets
+    y = X w_true + N(0, 1) noise (``squared``) or sign(X w_true), each flipped with probability 0.1
+    (``logistic``).  Returns (X, y, w_true)."""
+    _check_choice("loss", loss, LOSSES)
+    rng = np.random.default_rng(seed)
+    w = rng.standard_normal(n)
+    w[rng.choice(n, size=n // 2, replace=False)] = 0.0
+    X = scale_features(rng.standard_normal((n, n)))
+    if loss == "squared":
+        y = X @ w + rng.standard_normal(n)
+    else:
+        y = np.sign(X @ w)
+        y[y == 0] = 1.0
+        y[rng.random(n) < 0.1] *= -1.0
+    return X, y, w
+
+
+@dataclass(frozen=True)
+class ConstrainedReference:
+    """The constrained problem (lam = 0), the penalized one, its solution w_lam, the radius z = ||w_lam||_1 and
+    f* = C(w_lam), the optimal value of min C(w) s.t. ||w||_1 <= z."""
+
+    constrained: Problem
+    penalized: Problem
+    w_lam: np.ndarray
+    p_lam: float
+    z: float
+    f_star: float
+    w_true: np.ndarray
+
+
+@lru_cache(maxsize=8)
+@threadpool_limits.wrap(limits=1, user_api="blas")
+def _synthetic_reference(n, loss, lam_frac, seed):
+    X, y, w_true = paper_synthetic_problem(n, loss, seed)
+    constrained = Problem(X, y, loss, lam=0.0)
+    penalized = Problem(X, y, loss, lam=lam_frac * constrained.lambda_max)
+    w_lam, p_lam = penalized.reference_solution()
+    z = float(np.abs(w_lam).sum())
+    return ConstrainedReference(constrained, penalized, w_lam, p_lam, z, constrained.objective(w_lam), w_true)
+
+
+def _curvature_scales(prob):
+    """(L, R): beta ||X||_2^2 / m (power iteration) and beta mean_i ||x_i||_2^2."""
+    X = np.asarray(prob.X)
+    rng = np.random.default_rng(0)
+    u = rng.standard_normal(prob.d)
+    for _ in range(50):
+        u = X.T @ (X @ u)
+        u /= np.linalg.norm(u)
+    L = prob.loss.beta * float(np.linalg.norm(X @ u) ** 2) / prob.m
+    R = prob.loss.beta * float(np.mean(np.sum(X * X, axis=1)))
+    return L, R
+
+
+@dataclass(frozen=True)
+class SyntheticData:
+    ref: ConstrainedReference
+    loss: str
+    budget: float          # flops
+    etas: dict             # method -> eta0
+    results: dict          # method -> Result
+    flops: dict            # method -> flops at the checkpoints
+    gaps: dict             # method -> f(w) - f* at the checkpoints (SCD: P(w) - P(w_lam), its own objective)
+    betas: dict            # coordinate descent runs -> the beta of their step 1/beta
+
+
+@lru_cache(maxsize=16)
+@threadpool_limits.wrap(limits=1, user_api="blas")
+def _fixed_runs(n, loss, lam_frac, passes, seed):
+    """Line search and coordinate descent: no eta0/sqrt(t) step to scale."""
+    ref = _synthetic_reference(n, loss, lam_frac, seed)
+    prob = ref.constrained
+    L, _ = _curvature_scales(prob)
+    budget = passes * 4.0 * prob.nnz
+    eta_ls = STEP_CONSTANTS["line search"] / L
+    # a line-search step costs at least two passes (gradient, one trial): budget / 2 iterations at most
+    ls = projected_gradient(prob, max(1, int(passes // 2)), ref.z, eta0=eta_ls, method="batch", line_search=True)
+    # SCD reads one column (m entries) per step; flops = 4 per data access (our convention).  Twice: with the
+    # loss's beta (Lemma 6, |x_ij| <= 1) and with the data's beta_loss max_j ||x_j||^2/m, also valid for (9)
+    n_cd = int(budget // (4.0 * prob.m))
+    cd = scd(ref.penalized, n_iter=n_cd, seed=seed)
+    beta_data = prob.loss.beta * float(ref.penalized.column_sq_norms().max())
+    cd_data = scd(ref.penalized, n_iter=n_cd, seed=seed, beta=beta_data)
+    return eta_ls, ls, cd, cd_data, beta_data
+
+
+@lru_cache(maxsize=32)
+@threadpool_limits.wrap(limits=1, user_api="blas")
+def _step_runs(n, loss, lam_frac, passes, step_mult, seed):
+    ref = _synthetic_reference(n, loss, lam_frac, seed)
+    prob = ref.constrained
+    L, R = _curvature_scales(prob)
+    budget = passes * 4.0 * prob.nnz
+    row = float(prob.nnz) / prob.m
+    proj = PROJECTION_FLOPS_PER_ENTRY * prob.d
+    etas = {"batch": step_mult * STEP_CONSTANTS["batch"] / L,
+            "stochastic": step_mult * STEP_CONSTANTS["stochastic"] / R,
+            "mini-batch": step_mult * STEP_CONSTANTS["mini-batch"] / R}
+    res = {
+        "batch": projected_gradient(prob, int(budget // (4.0 * prob.nnz + proj)), ref.z, eta0=etas["batch"],
+                                    method="batch"),
+        "stochastic": projected_gradient(prob, int(budget // (4.0 * row + proj)), ref.z, eta0=etas["stochastic"],
+                                         method="stochastic", seed=seed),
+        "mini-batch": projected_gradient(prob, int(budget // (4.0 * MINIBATCH * row + proj)), ref.z,
+                                         eta0=etas["mini-batch"], method="minibatch", batch_size=MINIBATCH,
+                                         seed=seed),
+    }
+    return etas, res
+
+
+def _check_synthetic(n, lam_frac, passes, step_mult, loss=None):
+    _check_choice("n", n, SYNTHETIC_LIMITS["n"])
+    _check_range("lam_frac", lam_frac, SYNTHETIC_LIMITS)
+    _check_range("passes", passes, SYNTHETIC_LIMITS)
+    _check_range("step_mult", step_mult, SYNTHETIC_LIMITS)
+    if loss is not None:
+        _check_choice("loss", loss, LOSSES)
+
+
+def synthetic_data(n=800, loss="squared", lam_frac=0.1, passes=100, step_mult=1.0, seed=0) -> SyntheticData:
+    r"""The experiment of Figs. 4-5 of Duchi et al. (2008) on :func:`paper_synthetic_problem`.
+
+    The radius is z = ||w_lam||_1 for the solution w_lam of the penalized problem with
+    lam = lam_frac * lambda_max (by the KKT conditions w_lam also solves min C(w) s.t. ||w||_1 <= z, so
+    f* = C(w_lam)).  Runs, each with a budget of ``passes`` * 4 nnz(X) approximate flops:
+
+    * projected gradient, ``batch`` with eta0/sqrt(t), ``line search`` (backtracking), ``stochastic`` and
+      ``mini-batch`` (b = 10), eta0 = ``step_mult`` * STEP_CONSTANTS / (curvature scale);
+    * ``coordinate descent``: :func:`l1lab.solvers.scd` on the penalized problem, 4 flops per data access,
+      sub-optimality in its own objective P(w) - P(w_lam), with the loss's beta (Lemma 6 of Shalev-Shwartz &
+      Tewari 2011) and (``coordinate descent, data β``) with beta_loss max_j ||x_j||^2/m, which also satisfies
+      their condition (9).
+
+    Cached (the reference and the runs that do not depend on ``step_mult`` separately)."""
+    _check_synthetic(n, lam_frac, passes, step_mult, loss)
+    args = (int(n), str(loss), float(lam_frac), int(passes))
+    ref = _synthetic_reference(*args[:3], int(seed))
+    eta_ls, ls, cd, cd_data, beta_data = _fixed_runs(*args, int(seed))
+    etas, res = _step_runs(*args, float(step_mult), int(seed))
+    results = dict(res)
+    results["line search"] = ls
+    results["coordinate descent"] = cd
+    results["coordinate descent, data β"] = cd_data
+    etas = dict(etas, **{"line search": eta_ls})
+    flops, gaps = {}, {}
+    for k, r in results.items():
+        if k.startswith("coordinate descent"):
+            flops[k] = 4.0 * np.asarray(r.trace.data_accesses)
+            gaps[k] = np.asarray(r.trace.objective) - ref.p_lam
+        else:
+            flops[k] = np.asarray(r.trace.flops)
+            gaps[k] = np.asarray(r.trace.objective) - ref.f_star
+    order = ("batch", "line search", "stochastic", "mini-batch", "coordinate descent", "coordinate descent, data β")
+    return SyntheticData(ref, str(loss), args[3] * 4.0 * ref.constrained.nnz, etas,
+                         {k: results[k] for k in order}, {k: flops[k] for k in order}, {k: gaps[k] for k in order},
+                         {"coordinate descent": ref.penalized.loss.beta, "coordinate descent, data β": beta_data})
+
+
+def _draw_synthetic(ax, data: SyntheticData, ylim=None, legend=True):
+    floor = default_floor(data.ref.f_star)
+    n_clipped = 0
+    for name in data.results:
+        x, g = data.flops[name], data.gaps[name]
+        n_clipped += int(np.sum(g < floor))
+        eta = f", η₀ = {data.etas[name]:.3g}" if name in data.etas else ""
+        label = {"batch": "batch, η₀/√t", "line search": "batch, line search",
+                 "stochastic": "stochastic, η₀/√t", "mini-batch": f"mini-batch (b = {MINIBATCH}), η₀/√t",
+                 "coordinate descent": f"coordinate descent, β = {data.betas.get(name, 0):.3g} (Lemma 6)",
+                 "coordinate descent, data β": f"coordinate descent, β = {data.betas.get(name, 0):.3g} (data)",
+                 }[name] + eta
+        ax.plot(x, np.maximum(g, floor), color=SYNTHETIC_COLORS[name], lw=2, label=label)
+    if n_clipped:
+        ax.axhline(floor, color="0.45", ls=":", lw=1, label=f"floor {floor:.0e}: {n_clipped} value(s) drawn here")
+    ax.set_yscale("log")
+    ax.set_xlim(0, data.budget)
+    if ylim is not None:
+        ax.set_ylim(*ylim)
+    ax.set_xlabel("approximate flops")
+    ax.set_ylabel(r"$f(w) - f(w^\star)$")
+    ax.grid(True, which="major", alpha=0.3)
+    p = data.ref.constrained
+    ax.set_title(f"{data.loss} loss, n = m = {p.d}: z = {data.ref.z:.1f}, "
+                 f"‖w*‖₀ = {np.count_nonzero(data.ref.w_lam)}", fontsize=9)
+    if legend:
+        ax.legend(fontsize=7, loc="lower left")
+
+
+def synthetic_figure(n=800, lam_frac=0.1, passes=100, step_mult=1.0, seed=0, losses=LOSSES,
+                     figsize=(10.5, 4.4)) -> Figure:
+    """Figs. 4-5 side by side: f(w) - f(w*) (log) against approximate flops for each loss in ``losses``."""
+    for loss in losses:
+        _check_choice("loss", loss, LOSSES)
+    fig = Figure(figsize=figsize if len(losses) > 1 else (6.0, 4.4), layout="constrained")
+    axes = np.atleast_1d(fig.subplots(1, len(losses)))
+    for ax, loss in zip(axes, losses):
+        _draw_synthetic(ax, synthetic_data(n, loss, lam_frac, passes, step_mult, seed))
+    return fig
+
+
+def step_size_sweep(mults=(0.1, 0.3, 1.0, 3.0, 10.0), loss="squared", n=800, lam_frac=0.1, passes=100, seed=0,
+                    dpi=70) -> str:
+    """:func:`synthetic_figure` for one loss swept over ``step_mult`` (the eta0 of batch, stochastic and
+    mini-batch projected gradient multiplied by it; line search and coordinate descent unchanged), as a
+    scrubbable HTML player with a y-axis shared by all frames."""
+    datas = [synthetic_data(n, loss, lam_frac, passes, m, seed) for m in mults]
+    lo = min(max(float(np.min(d.gaps[k][d.gaps[k] > 0])) if np.any(d.gaps[k] > 0) else 1.0, 1e-13)
+             for d in datas for k in d.gaps)
+    hi = max(float(np.max(d.gaps[k])) for d in datas for k in d.gaps)
+    ylim = (max(0.5 * lo, default_floor(datas[0].ref.f_star) * 0.5), 2.0 * hi)
+
+    def frame(fig, item):
+        mult, data = item
+        ax = fig.add_subplot()
+        _draw_synthetic(ax, data, ylim=ylim)
+        ax.set_title(f"{loss} loss, n = m = {n}: every η₀/√t step × {mult:g}", fontsize=10)
+        fig.tight_layout()
+
+    return scrubbable_sweep(frame, list(zip(mults, datas)), figsize=(7.0, 4.6), dpi=dpi,
+                            name=f"step_size_{loss}")
+
+
+def synthetic_demo(**defaults):
+    """Live demo of Figs. 4-5: n (up to 1600), the lambda fraction that sets z, the budget and the step
+    multiplier, redrawing :func:`synthetic_figure`."""
+    import ipywidgets as widgets
+    from IPython.display import display
+
+    v = dict(SYNTHETIC_DEFAULTS, **defaults)
+    _check_synthetic(v["n"], v["lam_frac"], v["passes"], v["step_mult"])
+    lim = SYNTHETIC_LIMITS
+    controls = dict(
+        n=widgets.Dropdown(options=list(lim["n"]), value=v["n"], description="n = m"),
+        lam_frac=widgets.FloatLogSlider(value=v["lam_frac"], base=10, min=math.log10(lim["lam_frac"][0]),
+                                        max=math.log10(lim["lam_frac"][1]), step=0.1, description="λ/λmax",
+                                        continuous_update=False, readout_format=".2f"),
+        passes=widgets.IntSlider(value=v["passes"], min=lim["passes"][0], max=lim["passes"][1], step=10,
+                                 description="passes", continuous_update=False),
+        step_mult=widgets.FloatLogSlider(value=v["step_mult"], base=10, min=math.log10(lim["step_mult"][0]),
+                                         max=math.log10(lim["step_mult"][1]), step=0.25, description="η₀ ×",
+                                         continuous_update=False, readout_format=".2g"),
+    )
+
+    def show(**kw):
+        display(synthetic_figure(seed=v["seed"], **kw))
+
+    out = widgets.interactive_output(show, controls)
+    box = widgets.VBox([widgets.HBox([controls["n"], controls["lam_frac"]]),
+                        widgets.HBox([controls["passes"], controls["step_mult"]]), out])
+    box.controls = controls
+    return box
+
+
+# ============================================================================== EG vs projected gradient
+def sparse_text_like_problem(m=1000, d=5000, density=0.01, seed=0):
+    """Sparse, high-dimensional classification: :func:`l1lab.datasets.make_classification` with +-1 entries at
+    a fraction ``density`` of positions (d * density nonzeros per example, like a bag of words), 20 relevant
+    features and 5% label noise.  Returns (X (CSC), y, w_true)."""
+    return make_classification(int(m), int(d), 20, flip=0.05, density=float(density), kind="sign", seed=seed)
+
+
+@lru_cache(maxsize=8)
+@threadpool_limits.wrap(limits=1, user_api="blas")
+def _eg_reference(m, d, density, lam_frac, seed):
+    X, y, w_true = sparse_text_like_problem(m, d, density, seed)
+    constrained = Problem(X, y, "logistic", lam=0.0)
+    penalized = Problem(X, y, "logistic", lam=lam_frac * constrained.lambda_max)
+    w_lam, p_lam = penalized.reference_solution()
+    z = float(np.abs(w_lam).sum())
+    return ConstrainedReference(constrained, penalized, w_lam, p_lam, z, constrained.objective(w_lam), w_true)
+
+
+@dataclass(frozen=True)
+class EgVsPgData:
+    ref: ConstrainedReference
+    T: int
+    results: dict   # "projected gradient", "EG±": the tuned runs
+    grid: list      # (name, eta0, schedule, final gap, final nnz, seconds) of every run tried
+    best: dict      # name -> (eta0, schedule)
+
+
+@lru_cache(maxsize=8)
+@threadpool_limits.wrap(limits=1, user_api="blas")
+def _eg_vs_pg(m, d, density, lam_frac, epochs, seed):
+    ref = _eg_reference(m, d, density, lam_frac, seed)
+    prob = ref.constrained
+    T = int(epochs * m)
+    grid, runs = [], {}
+    for eta in PG_ETA_GRID:
+        r = projected_gradient(prob, T, ref.z, eta0=eta, method="stochastic", seed=seed, n_checkpoints=40)
+        runs[("projected gradient", eta, "1/√t")] = r
+    for eta in EG_ETA_GRID:
+        for decay in (False, True):
+            r = exponentiated_gradient(prob, T, ref.z, eta0=eta, method="stochastic", decay=decay, dummy=True,
+                                       seed=seed, n_checkpoints=40)
+            runs[("EG±", eta, "1/√t" if decay else "constant")] = r
+    best, results = {}, {}
+    for (name, eta, sched), r in runs.items():
+        gap = float(r.trace.objective[-1] - ref.f_star)
+        grid.append((name, eta, sched, gap, int(r.trace.nnz[-1]), float(r.trace.seconds[-1])))
+        if name not in best or gap < best[name][2]:
+            best[name] = (eta, sched, gap)
+    for name, (eta, sched, _) in best.items():
+        results[name] = runs[(name, eta, sched)]
+    return EgVsPgData(ref, T, results, grid, {k: v[:2] for k, v in best.items()})
+
+
+def _check_eg(m, d, density, lam_frac, epochs):
+    _check_range("m", m, EG_LIMITS)
+    _check_range("d", d, EG_LIMITS)
+    _check_choice("density", density, EG_LIMITS["density"])
+    _check_range("lam_frac", lam_frac, EG_LIMITS)
+    _check_range("epochs", epochs, EG_LIMITS)
+    work = epochs * m * d
+    if work > EG_LIMITS["work"] * 1.0001:
+        raise ValueError(f"epochs * m * d = {work:.3g} is outside the demo's range (at most {EG_LIMITS['work']:.0e}: "
+                         "each projected-gradient step re-projects all d coordinates); lower m, d or epochs")
+
+
+def eg_vs_pg_data(m=1000, d=5000, density=0.01, lam_frac=0.4, epochs=10, seed=0) -> EgVsPgData:
+    r"""Stochastic projected gradient (eta0/sqrt(t), eta0 in PG_ETA_GRID) against stochastic EG+- (one example
+    per step, O(nnz(x_i)); eta0 in EG_ETA_GRID, constant or eta0/sqrt(t), with the dummy coordinate so that its
+    domain is the ball ||w||_1 <= z) on :func:`sparse_text_like_problem`, logistic loss, z = ||w_lam||_1 for
+    lam = lam_frac * lambda_max, ``epochs`` passes over the examples.  Each method keeps the step size with the
+    smallest final objective (as the paper did for EG).  Cached."""
+    _check_eg(m, d, density, lam_frac, epochs)
+    return _eg_vs_pg(int(m), int(d), float(density), float(lam_frac), int(epochs), int(seed))
+
+
+def eg_vs_pg_figure(m=1000, d=5000, density=0.01, lam_frac=0.4, epochs=10, seed=0, figsize=(10.5, 4.2)) -> Figure:
+    """C(w) - C* (log-log) and ||w||_0 against data accesses for the tuned stochastic EG+- and stochastic
+    projected gradient of :func:`eg_vs_pg_data`, with ||w*||_0 and d marked."""
+    data = eg_vs_pg_data(m, d, density, lam_frac, epochs, seed)
+    ref = data.ref
+    fig = Figure(figsize=figsize, layout="constrained")
+    axes = fig.subplots(1, 2)
+    named = {f"{k} (η₀ = {data.best[k][0]:g}, {data.best[k][1]})": r for k, r in data.results.items()}
+    colors = {f"{k} (η₀ = {data.best[k][0]:g}, {data.best[k][1]})": EG_COLORS[k] for k in data.results}
+    plot_objective_and_nnz(axes, named, ref.f_star, colors=colors)
+    k = int(np.count_nonzero(ref.w_lam))
+    axes[1].axhline(k, color="k", ls="--", lw=1, label=rf"$\|w^\star\|_0$ = {k}")
+    axes[1].axhline(ref.constrained.d, color="0.5", ls=":", lw=1, label=f"d = {ref.constrained.d}")
+    axes[0].set_ylabel(r"$C(w) - C(w^\star)$")
+    axes[0].legend(fontsize=7, loc="lower left")
+    axes[1].legend(fontsize=7, loc="center left")
+    p = ref.constrained
+    fig.suptitle(f"sparse logistic regression: m = {p.m}, d = {p.d}, {p.nnz / p.m:.0f} nonzeros per example, "
+                 f"z = {ref.z:.1f}; {epochs} epochs", fontsize=10)
+    return fig
+
+
+def eg_vs_pg_demo(**defaults):
+    """Live demo: m, d, density, the lambda fraction that sets z and the epochs, redrawing
+    :func:`eg_vs_pg_figure` (epochs * m * d is capped so that every setting answers in seconds)."""
+    import ipywidgets as widgets
+    from IPython.display import display
+
+    v = dict(EG_DEFAULTS, **defaults)
+    _check_eg(v["m"], v["d"], v["density"], v["lam_frac"], v["epochs"])
+    lim = EG_LIMITS
+    controls = dict(
+        m=widgets.IntSlider(value=v["m"], min=lim["m"][0], max=lim["m"][1], step=100, description="m",
+                            continuous_update=False),
+        d=widgets.IntSlider(value=v["d"], min=lim["d"][0], max=lim["d"][1], step=500, description="d",
+                            continuous_update=False),
+        density=widgets.Dropdown(options=list(lim["density"]), value=v["density"], description="density"),
+        lam_frac=widgets.FloatSlider(value=v["lam_frac"], min=lim["lam_frac"][0], max=lim["lam_frac"][1],
+                                     step=0.05, description="λ/λmax", continuous_update=False),
+        epochs=widgets.IntSlider(value=v["epochs"], min=lim["epochs"][0], max=lim["epochs"][1],
+                                 description="epochs", continuous_update=False),
+    )
+
+    def show(**kw):
+        try:
+            _check_eg(kw["m"], kw["d"], kw["density"], kw["lam_frac"], kw["epochs"])
+        except ValueError as e:
+            print(e)
+            return
+        display(eg_vs_pg_figure(seed=v["seed"], **kw))
+
+    out = widgets.interactive_output(show, controls)
+    box = widgets.VBox([widgets.HBox([controls["m"], controls["d"], controls["density"]]),
+                        widgets.HBox([controls["lam_frac"], controls["epochs"]]), out])
+    box.controls = controls
+    return box
+
+
+# ================================================================= the tree inside projected gradient
+def sparse_pg_check(m=1000, d=5000, density=0.01, lam_frac=0.4, eta0=0.3, n_steps=2000, seed=0):
+    r"""Stochastic projected gradient (eq. (3), eta_t = eta0/sqrt(t), one example per step) run twice with the
+    same examples by :func:`l1lab.solvers.projected_gradient`: with the dense projection and with
+    ``projection="tree"`` (:class:`SparseL1BallProjector`, which touches only the nonzeros of x_i).  Returns a
+    dict: the final iterates, max |difference|, and the seconds per step of each (the tree runs a Python loop:
+    for the ratio, not the absolute numbers)."""
+    ref = _eg_reference(int(m), int(d), float(density), float(lam_frac), int(seed))
+    prob, z = ref.constrained, ref.z
+    runs = {proj: projected_gradient(prob, int(n_steps), z, eta0=eta0, seed=seed, projection=proj, n_checkpoints=2)
+            for proj in ("dense", "tree")}
+    w, w_tree = runs["dense"].w, runs["tree"].w
+    return dict(w_dense=w, w_tree=w_tree, max_diff=float(np.abs(w - w_tree).max()),
+                nnz=int(np.count_nonzero(w_tree)),
+                dense_seconds_per_step=runs["dense"].trace.seconds[-1] / n_steps,
+                tree_seconds_per_step=runs["tree"].trace.seconds[-1] / n_steps, z=z, n_steps=int(n_steps),
+                problem=prob)
