@@ -155,6 +155,22 @@ def scd_bound_sweep(param, values, dpi=80, **fixed) -> str:
     return scrubbable_sweep(frame, datas, figsize=(7.0, 4.4), dpi=dpi, name=f"scd_bound_{param}")
 
 
+def wire(controls, figure_fn, rows):
+    """Redraw ``figure_fn(**values)`` whenever one of the ``controls`` (a dict of ipywidgets) changes, and lay
+    the controls out in ``rows`` (lists of their names) above the figure.  Returns the VBox, with the controls
+    attached as ``.controls`` (for tests and for the reader who wants to set them from code)."""
+    import ipywidgets as widgets
+    from IPython.display import display
+
+    def show(**kw):
+        display(figure_fn(**kw))
+
+    out = widgets.interactive_output(show, controls)
+    box = widgets.VBox([widgets.HBox([controls[k] for k in row]) for row in rows] + [out])
+    box.controls = controls
+    return box
+
+
 def _log_slider(widgets, value, lo, hi, description):
     return widgets.FloatLogSlider(value=value, base=10, min=np.log10(lo), max=np.log10(hi), step=0.25,
                                   description=description, continuous_update=False, readout_format=".1e")
@@ -164,7 +180,6 @@ def scd_bound_demo(**defaults):
     """Live demo 1: sliders for d, m, λ (log scale), the loss, the number of seeds and T, redrawing
     :func:`scd_bound_figure`.  Returns an ipywidgets VBox (display it, or let it be a cell's value)."""
     import ipywidgets as widgets
-    from IPython.display import display
 
     v = dict(SCD_BOUND_DEFAULTS, **defaults)
     lim = SCD_BOUND_LIMITS
@@ -185,14 +200,7 @@ def scd_bound_demo(**defaults):
                                   continuous_update=False),
     )
 
-    def show(**kw):
-        display(scd_bound_figure(**kw))
-
-    out = widgets.interactive_output(show, controls)
-    box = widgets.VBox([widgets.HBox([controls["d"], controls["m"], controls["lam"]]),
-                        widgets.HBox([controls["loss"], controls["n_seeds"], controls["T"]]), out])
-    box.controls = controls
-    return box
+    return wire(controls, scd_bound_figure, [["d", "m", "lam"], ["loss", "n_seeds", "T"]])
 
 
 # ---------------------------------------------------------------------------------------------- demo 2
@@ -250,7 +258,6 @@ def cd_comparison_demo(**defaults):
     """Live demo 2: sliders for d, m, λ, the loss, the data density, the budget (passes over X) and the number
     of SCD seeds, redrawing :func:`cd_comparison_figure`.  Returns an ipywidgets VBox."""
     import ipywidgets as widgets
-    from IPython.display import display
 
     v = dict(CD_COMPARISON_DEFAULTS, **defaults)
     lim = CD_COMPARISON_LIMITS
@@ -272,11 +279,4 @@ def cd_comparison_demo(**defaults):
                                   description="SCD seeds", continuous_update=False),
     )
 
-    def show(**kw):
-        display(cd_comparison_figure(**kw))
-
-    out = widgets.interactive_output(show, controls)
-    box = widgets.VBox([widgets.HBox([controls["d"], controls["m"], controls["lam"], controls["loss"]]),
-                        widgets.HBox([controls["density"], controls["epochs"], controls["n_seeds"]]), out])
-    box.controls = controls
-    return box
+    return wire(controls, cd_comparison_figure, [["d", "m", "lam", "loss"], ["density", "epochs", "n_seeds"]])

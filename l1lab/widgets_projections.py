@@ -31,7 +31,7 @@ import copy
 import math
 import time
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 
 import numpy as np
 from matplotlib.figure import Figure
@@ -47,6 +47,7 @@ from .solvers import exponentiated_gradient, projected_gradient, scd
 from .solvers.projected import PROJECTION_FLOPS_PER_ENTRY, project_inplace
 from .sparse_projection import SparseL1BallProjector
 from .theory import duchi2008 as dssc
+from .widgets import wire
 
 __all__ = [
     "EG_DEFAULTS", "EG_LIMITS", "GEOMETRY_DEFAULTS", "GEOMETRY_LIMITS", "STEP_CONSTANTS", "SYNTHETIC_DEFAULTS",
@@ -307,7 +308,6 @@ def geometry_sweep(zs=(0.25, 0.5, 0.75, 1.0, 1.5, 2.0), v1=1.6, v2=0.9, dpi=70) 
 def geometry_demo(**defaults):
     """Live geometry demo: sliders for z, v1, v2 redrawing :func:`geometry_figure`."""
     import ipywidgets as widgets
-    from IPython.display import display
 
     v = dict(GEOMETRY_DEFAULTS, **defaults)
     for name in ("z", "v1", "v2"):
@@ -317,13 +317,7 @@ def geometry_demo(**defaults):
                                           description=label, continuous_update=False)
                 for name, label in (("z", "z"), ("v1", "v₁"), ("v2", "v₂"))}
 
-    def show(**kw):
-        display(geometry_figure(**kw))
-
-    out = widgets.interactive_output(show, controls)
-    box = widgets.VBox([widgets.HBox(list(controls.values())), out])
-    box.controls = controls
-    return box
+    return wire(controls, geometry_figure, [list(controls)])
 
 
 # ==================================================================================================== tree
@@ -606,7 +600,6 @@ def timing_demo(**defaults):
     """Live timing demo: the largest n (up to 10^7), k and the radius fraction, redrawing :func:`timing_figure`.
     At max_n = 10^7 a redraw takes several seconds (it measures)."""
     import ipywidgets as widgets
-    from IPython.display import display
 
     v = dict(TIMING_DEFAULTS, **defaults)
     _check_timing(v["max_n"], v["k"], v["z_frac"])
@@ -617,13 +610,7 @@ def timing_demo(**defaults):
         z_frac=widgets.Dropdown(options=list(lim["z_frac"]), value=v["z_frac"], description="z/‖v‖₁"),
     )
 
-    def show(**kw):
-        display(timing_figure(seed=v["seed"], **kw))
-
-    out = widgets.interactive_output(show, controls)
-    box = widgets.VBox([widgets.HBox(list(controls.values())), out])
-    box.controls = controls
-    return box
+    return wire(controls, partial(timing_figure, seed=v["seed"]), [list(controls)])
 
 
 # ================================================================================ synthetic experiments
@@ -856,7 +843,6 @@ def synthetic_demo(**defaults):
     """Live demo of Figs. 4-5: n (up to 1600), the lambda fraction that sets z, the budget and the step
     multiplier, redrawing :func:`synthetic_figure`."""
     import ipywidgets as widgets
-    from IPython.display import display
 
     v = dict(SYNTHETIC_DEFAULTS, **defaults)
     _check_synthetic(v["n"], v["lam_frac"], v["passes"], v["step_mult"])
@@ -873,14 +859,7 @@ def synthetic_demo(**defaults):
                                          continuous_update=False, readout_format=".2g"),
     )
 
-    def show(**kw):
-        display(synthetic_figure(seed=v["seed"], **kw))
-
-    out = widgets.interactive_output(show, controls)
-    box = widgets.VBox([widgets.HBox([controls["n"], controls["lam_frac"]]),
-                        widgets.HBox([controls["passes"], controls["step_mult"]]), out])
-    box.controls = controls
-    return box
+    return wire(controls, partial(synthetic_figure, seed=v["seed"]), [["n", "lam_frac"], ["passes", "step_mult"]])
 
 
 # ============================================================================== EG vs projected gradient

@@ -37,7 +37,7 @@ from .plotting import default_floor, plot_gap_vs_bound, plot_objective_and_nnz, 
 from .problem import Problem
 from .solvers import scd, sgd, smidas, truncgrad
 from .theory import shalev_shwartz_tewari as sst
-from .widgets import _log_slider
+from .widgets import _log_slider, wire
 
 __all__ = [
     "ALGORITHM_COLORS", "ETA_GRID", "LINK_DEFAULTS", "LINK_LIMITS", "MAGIC_COMPARISON_DEFAULTS",
@@ -255,7 +255,6 @@ def link_figure(p=None, theta1=1.0, theta2=0.6, ps=(2.0, 4.0, 40.0), figsize=(10
 def link_demo(**defaults):
     """Live link demo: sliders for p and the two coordinates of theta, redrawing :func:`link_figure`."""
     import ipywidgets as widgets
-    from IPython.display import display
 
     v = dict(LINK_DEFAULTS, **defaults)
     if v["p"] is None:
@@ -272,13 +271,7 @@ def link_demo(**defaults):
                                    continuous_update=False),
     )
 
-    def show(**kw):
-        display(link_figure(**kw))
-
-    out = widgets.interactive_output(show, controls)
-    box = widgets.VBox([widgets.HBox([controls["p"], controls["theta1"], controls["theta2"]]), out])
-    box.controls = controls
-    return box
+    return wire(controls, link_figure, [["p", "theta1", "theta2"]])
 
 
 # ----------------------------------------------------------------------------------- demo 1: Theorem 3
@@ -462,7 +455,6 @@ def smidas_bound_demo(**defaults):
     """Live demo 1: the step-size multiplier (log slider), the loss condition of Theorem 3, the data (sparse
     or dense examples), λ, T and the number of seeds, redrawing :func:`smidas_bound_figure`."""
     import ipywidgets as widgets
-    from IPython.display import display
 
     v = dict(SMIDAS_BOUND_DEFAULTS, **defaults)
     lim = SMIDAS_BOUND_LIMITS
@@ -484,14 +476,7 @@ def smidas_bound_demo(**defaults):
                                   description="seeds", continuous_update=False),
     )
 
-    def show(**kw):
-        display(smidas_bound_figure(**kw))
-
-    out = widgets.interactive_output(show, controls)
-    box = widgets.VBox([widgets.HBox([controls["eta_mult"], controls["case"], controls["kind"]]),
-                        widgets.HBox([controls["lam"], controls["T"], controls["n_seeds"]]), out])
-    box.controls = controls
-    return box
+    return wire(controls, smidas_bound_figure, [["eta_mult", "case", "kind"], ["lam", "T", "n_seeds"]])
 
 
 # ------------------------------------------------------------------------ demo 2: bounds (3) and (4)
@@ -597,7 +582,6 @@ def magic_comparison_demo(**defaults):
     """Live demo 2: the data (sparse or dense examples), λ, T and the number of seeds, redrawing
     :func:`magic_comparison_figure` for one kind of data (every change re-tunes both step sizes)."""
     import ipywidgets as widgets
-    from IPython.display import display
 
     v = dict(MAGIC_COMPARISON_DEFAULTS, kinds="dense")
     v.update(defaults)
@@ -614,14 +598,7 @@ def magic_comparison_demo(**defaults):
                                   description="seeds", continuous_update=False),
     )
 
-    def show(**kw):
-        display(magic_comparison_figure(**kw))
-
-    out = widgets.interactive_output(show, controls)
-    box = widgets.VBox([widgets.HBox([controls["kinds"], controls["lam"]]),
-                        widgets.HBox([controls["T"], controls["n_seeds"]]), out])
-    box.controls = controls
-    return box
+    return wire(controls, magic_comparison_figure, [["kinds", "lam"], ["T", "n_seeds"]])
 
 
 # --------------------------------------------------------------------------------- Proposition 4
@@ -749,7 +726,6 @@ def prop4_demo(**defaults):
     """Live Proposition 4 demo: K (log slider), λ, T and the number of seeds, redrawing :func:`prop4_figure`
     for one K."""
     import ipywidgets as widgets
-    from IPython.display import display
 
     v = dict(K=1.0, lam=PROP4_DEFAULTS["lam"], T=PROP4_DEFAULTS["T"], n_seeds=PROP4_DEFAULTS["n_seeds"])
     v.update(defaults)
@@ -766,11 +742,7 @@ def prop4_demo(**defaults):
     )
     controls["K"].readout_format = ".2g"
 
-    def show(K, **kw):
-        display(prop4_figure(Ks=(K,), **kw))
+    def figure(K, **kw):
+        return prop4_figure(Ks=(K,), **kw)
 
-    out = widgets.interactive_output(show, controls)
-    box = widgets.VBox([widgets.HBox([controls["K"], controls["lam"]]),
-                        widgets.HBox([controls["T"], controls["n_seeds"]]), out])
-    box.controls = controls
-    return box
+    return wire(controls, figure, [["K", "lam"], ["T", "n_seeds"]])
