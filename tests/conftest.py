@@ -2,7 +2,6 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-import l1lab
 from l1lab.datasets import make_classification, make_regression
 
 

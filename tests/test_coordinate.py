@@ -1,6 +1,5 @@
 import numpy as np
 import pytest
-import scipy.sparse as sp
 
 from l1lab import Problem, solvers
 from l1lab.datasets import make_classification, make_regression

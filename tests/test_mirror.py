@@ -2,7 +2,6 @@ import math
 
 import numpy as np
 import pytest
-import scipy.sparse as sp
 
 from l1lab import Problem, solvers
 from l1lab.datasets import make_classification, make_regression

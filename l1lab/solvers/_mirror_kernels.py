@@ -6,7 +6,6 @@ and run one chunk of iterations in place.
 """
 import math
 
-import numpy as np
 from numba import njit
 
 from ..losses import loss_deriv

@@ -14,7 +14,6 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.optimize import linprog
 
-from ._cd_kernels import cd_dense, cd_sparse  # noqa: F401  (used through _CDState)
 from .coordinate import _CDState
 
 
