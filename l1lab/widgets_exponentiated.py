@@ -50,6 +50,7 @@ from .plotting import scrubbable_sweep
 from .problem import Problem
 from .solvers.online import sg_l2, smg
 from .theory import kakade_foster_evendar as kfe
+from .widgets import wire
 
 __all__ = [
     "ALGORITHM_COLORS", "AVERAGING_BUDGET", "AVERAGING_DEFAULTS", "AVERAGING_LIMITS", "ENTRY_BUDGET", "REGRET_DEFAULTS",
@@ -269,9 +270,10 @@ def excess_risk(W, p=2, beta=2.0, n_mc=2048, mc_seed=0) -> np.ndarray:
 # ------------------------------------------------------------------------------------- Proposition 2.2
 @dataclass(frozen=True)
 class Prop22Data:
-    """Proposition 2.2 along w(s) = (1 - s) center + s F1 e_1: ``dist`` = 1 - s, and for each gradient
-    (rows of ``grads``: random, and against the corner) the inner product from the update and from the variance form, and the inner
-    product -eta ||g - mean(g)||^2 of a Euclidean gradient step in the simplex's plane, for comparison."""
+    """Proposition 2.2 along w(s) = (1 - s) center + s F1 e_1: ``dist`` = 1 - s, and for each gradient (rows
+    of ``grads``: random, and against the corner) the inner product from the update and from the variance
+    form, and the inner product -eta ||g - mean(g)||^2 of a Euclidean gradient step in the simplex's plane,
+    for comparison."""
 
     d: int
     F1: float
@@ -611,7 +613,6 @@ def scaling_demo(**defaults):
     The runs are cached per d: the first d = 10^4 with 5 seeds takes about 10 s, later changes of eps are
     immediate."""
     import ipywidgets as widgets
-    from IPython.display import display
 
     v = dict(SCALING_DEFAULTS, **defaults)
     lim = SCALING_LIMITS
@@ -631,14 +632,7 @@ def scaling_demo(**defaults):
                                   description="seeds", continuous_update=False),
     )
 
-    def show(**kw):
-        display(scaling_figure(**kw))
-
-    out = widgets.interactive_output(show, controls)
-    box = widgets.VBox([widgets.HBox([controls["d_max"], controls["p"], controls["beta"]]),
-                        widgets.HBox([controls["eps"], controls["n_seeds"]]), out])
-    box.controls = controls
-    return box
+    return wire(controls, scaling_figure, [["d_max", "p", "beta"], ["eps", "n_seeds"]])
 
 
 # ------------------------------------------------------------------------------------- regret figure
@@ -688,7 +682,8 @@ def _regret_data(d, p, beta, n_seeds, Ts, delta, data_seed):
 def regret_data(d=100, p=2, beta=2.0, n_seeds=5, delta=0.05, Ts=REGRET_TS, data_seed=0) -> RegretData:
     """The regret figure's computation (see :class:`RegretData`).  The comparator is
     :func:`l1lab.solvers.online.best_fixed_decision` over each algorithm's own set (l1 ball of radius F1 for
-    SMG with its +- split and dummy, l2 ball of radius F2 for SG), 100 accelerated iterations (the value is then stable to 6 digits).  Cached."""
+    SMG with its +- split and dummy, l2 ball of radius F2 for SG), 100 accelerated iterations (the value is
+    then stable to about 5 digits; the solver's own tolerance would run all 3000).  Cached."""
     _check_choice("d", d, REGRET_LIMITS["d"])
     _check_range("p", p, REGRET_LIMITS)
     _check_range("beta", beta, REGRET_LIMITS)
@@ -736,7 +731,6 @@ def regret_figure(d=100, p=2, beta=2.0, n_seeds=5, delta=0.05, data_seed=0, figs
 def regret_demo(**defaults):
     """Live regret figure: d, p, beta, the number of seeds and delta, redrawing :func:`regret_figure`."""
     import ipywidgets as widgets
-    from IPython.display import display
 
     v = dict(REGRET_DEFAULTS, **defaults)
     lim = REGRET_LIMITS
@@ -756,14 +750,7 @@ def regret_demo(**defaults):
                                      continuous_update=False, readout_format=".2g"),
     )
 
-    def show(**kw):
-        display(regret_figure(**kw))
-
-    out = widgets.interactive_output(show, controls)
-    box = widgets.VBox([widgets.HBox([controls["d"], controls["p"], controls["beta"]]),
-                        widgets.HBox([controls["n_seeds"], controls["delta"]]), out])
-    box.controls = controls
-    return box
+    return wire(controls, regret_figure, [["d", "p", "beta"], ["n_seeds", "delta"]])
 
 
 # ---------------------------------------------------------------------------------------------- demo 2
@@ -897,7 +884,6 @@ def averaging_sweep(values=(0.25, 0.5, 1.0, 2.0, 3.0), dpi=72, delta=0.05, **fix
 def averaging_demo(**defaults):
     """Live demo 2: d, p, T0, the step multiplier and the number of seeds, redrawing :func:`averaging_figure`."""
     import ipywidgets as widgets
-    from IPython.display import display
 
     v = dict(AVERAGING_DEFAULTS, **defaults)
     lim = AVERAGING_LIMITS
@@ -918,14 +904,12 @@ def averaging_demo(**defaults):
                                   description="seeds", continuous_update=False),
     )
 
-    def show(**kw):
+    def figure_or_message(**kw):
         try:
-            display(averaging_figure(**kw))
-        except ValueError as err:  # eta above Lemma 5.3's limit for this (d, T0)
-            print(f"ValueError: {err}")
+            return averaging_figure(**kw)
+        except ValueError as err:  # eta above Lemma 5.3's limit for this (d, T0): say so in the output
+            fig = Figure(figsize=(8.0, 1.2))
+            fig.text(0.02, 0.5, f"ValueError: {err}", fontsize=8, va="center", wrap=True)
+            return fig
 
-    out = widgets.interactive_output(show, controls)
-    box = widgets.VBox([widgets.HBox([controls["d"], controls["p"], controls["T0"]]),
-                        widgets.HBox([controls["eta_mult"], controls["n_seeds"]]), out])
-    box.controls = controls
-    return box
+    return wire(controls, figure_or_message, [["d", "p", "T0"], ["eta_mult", "n_seeds"]])

@@ -41,7 +41,7 @@ class OnlineResult:
     order: np.ndarray
     info: dict = field(default_factory=dict)
 
-    def regret(self, problem, T=None, max_iter=3000):
+    def regret(self, problem, T=None, max_iter=1000):
         """R_T = (1/T)(sum_{t<=T} c^t(w^t) - min_F sum_{t<=T} c^t(w)) on the first T steps (default all)."""
         T = len(self.costs) if T is None else int(T)
         if not 1 <= T <= len(self.costs):
@@ -230,11 +230,12 @@ def _projector(constraint, radius):
     raise ValueError(f"unknown constraint {constraint!r}")
 
 
-def best_fixed_decision(problem, order, constraint, radius, max_iter=3000, tol=1e-12):
+def best_fixed_decision(problem, order, constraint, radius, max_iter=1000, tol=1e-12):
     r"""argmin over F of (1/T) sum_t L(<w, x_{order[t]}>, y_{order[t]}) by accelerated projected gradient
     (FISTA with backtracking and restarts); F is ``"simplex"`` {w >= 0, sum w = r}, ``"l1_ball"``
     {||w||_1 <= r}, ``"nonneg_l1_ball"`` {w >= 0, sum w <= r} or ``"l2_ball"`` {||w||_2 <= r}.
-    Returns (w, value).  For the hinge loss (non-smooth) the result is approximate."""
+    Stops when the value has changed by at most ``tol`` (relative) over 10 consecutive iterations, or after
+    ``max_iter``.  Returns (w, value).  For the hinge loss (non-smooth) the result is approximate."""
     order = np.asarray(order, dtype=np.int64)
     counts = np.bincount(order, minlength=problem.m).astype(np.float64)
     keep = counts > 0
@@ -255,6 +256,7 @@ def best_fixed_decision(problem, order, constraint, radius, max_iter=3000, tol=1
         w = np.zeros(problem.d)
     v, t, L = w.copy(), 1.0, 1.0
     fw = f(w)
+    quiet = 0  # consecutive iterations with a negligible change of the value
     for _ in range(max_iter):
         gv, fv = grad(v), f(v)
         while True:
@@ -266,12 +268,15 @@ def best_fixed_decision(problem, order, constraint, radius, max_iter=3000, tol=1
             L *= 2.0
         if f_new > fw:  # restart the momentum
             v, t = w.copy(), 1.0
+            quiet += 1
+            if quiet >= 10:
+                break
             continue
         t_new = 0.5 * (1 + math.sqrt(1 + 4 * t * t))
         v = w_new + (t - 1) / t_new * (w_new - w)
-        done = abs(fw - f_new) <= tol * max(1.0, abs(f_new)) and np.max(np.abs(w_new - w)) <= 1e-10 * max(1.0, radius)
+        quiet = quiet + 1 if fw - f_new <= tol * max(1.0, abs(f_new)) else 0
         w, fw, t = w_new, f_new, t_new
         L *= 0.9
-        if done:
+        if quiet >= 10:
             break
     return w, fw
