@@ -126,3 +126,8 @@ def exponentiated_gradient(problem, n_iter, z, eta0=1.0, method="stochastic", de
     info = {"method": f"exponentiated_gradient/{method}", "z": z, "eta0": eta0, "decay": decay, "dummy": dummy,
             "seed": seed}
     return Result(w=w, trace=rec.finish(), info=info)
+
+
+# The online forms live in l1lab.solvers.online (they need the regret harness); re-exported here beside the
+# batch/stochastic EG+- of the constrained problem.
+from .online import smg  # noqa: E402

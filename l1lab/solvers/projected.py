@@ -233,3 +233,8 @@ def _batch(problem, n_iter, z, eta0, line_search, decay, n_checkpoints):
     info = {"method": "projected_gradient/batch", "z": z, "eta0": eta0, "line_search": line_search,
             "schedule": "sqrt" if decay else "constant"}
     return Result(w=w, trace=rec.finish(), info=info)
+
+
+# SG with Euclidean projection onto an l2 ball (Theorem 2.1 of Kakade, Foster & Even-Dar 2008) is an online
+# method with its regret harness in l1lab.solvers.online; re-exported here beside the l1-constrained methods.
+from .online import sg_l2  # noqa: E402
