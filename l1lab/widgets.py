@@ -58,6 +58,11 @@ def _check_range(name, value, limits):
         raise ValueError(f"{name}={value} is outside the demo's range [{lo}, {hi}] (chosen to answer in seconds)")
 
 
+def _check_choice(name, value, options):
+    if value not in options:
+        raise ValueError(f"{name} must be one of {tuple(options)}, got {value!r}")
+
+
 def make_problem(d, m, lam, loss="logistic", density=1.0, data_seed=0):
     """The synthetic problem of the demos: k = max(1, d // 10) relevant features, features in [-1, 1].
 

@@ -50,7 +50,7 @@ from .plotting import scrubbable_sweep
 from .problem import Problem
 from .solvers.online import sg_l2, smg
 from .theory import kakade_foster_evendar as kfe
-from .widgets import wire
+from .widgets import _check_choice, _check_range, wire
 
 __all__ = [
     "ALGORITHM_COLORS", "AVERAGING_BUDGET", "AVERAGING_DEFAULTS", "AVERAGING_LIMITS", "ENTRY_BUDGET", "REGRET_DEFAULTS",
@@ -89,17 +89,6 @@ AVERAGING_LIMITS = dict(d=(10, 100, 300), p=(1, 4, 1), T0=(300, 1_000, 3_000), e
 TAU_MULT = 30
 #: largest tau * d of demo 2's streams
 AVERAGING_BUDGET = 10_000_000
-
-
-def _check_range(name, value, limits):
-    lo, hi = limits[name][0], limits[name][1]
-    if not (lo <= value <= hi):
-        raise ValueError(f"{name}={value} is outside the demo's range [{lo}, {hi}] (chosen to answer in seconds)")
-
-
-def _check_choice(name, value, options):
-    if value not in options:
-        raise ValueError(f"{name} must be one of {tuple(options)}, got {value!r}")
 
 
 def _check_teacher(d, p, beta):

@@ -47,7 +47,7 @@ from .solvers import exponentiated_gradient, projected_gradient, scd
 from .solvers.projected import PROJECTION_FLOPS_PER_ENTRY, project_inplace
 from .sparse_projection import SparseL1BallProjector
 from .theory import duchi2008 as dssc
-from .widgets import wire
+from .widgets import _check_choice, _check_range, wire
 
 __all__ = [
     "EG_DEFAULTS", "EG_LIMITS", "GEOMETRY_DEFAULTS", "GEOMETRY_LIMITS", "STEP_CONSTANTS", "SYNTHETIC_DEFAULTS",
@@ -91,17 +91,6 @@ EG_ETA_GRID = (0.1, 0.3, 1.0, 3.0)
 SYNTHETIC_COLORS = {"batch": "C0", "line search": "C4", "stochastic": "C1", "mini-batch": "C2",
                     "coordinate descent": "C3", "coordinate descent, data β": "C5"}
 EG_COLORS = {"projected gradient": "C1", "EG±": "C9"}
-
-
-def _check_range(name, value, limits):
-    lo, hi = limits[name][0], limits[name][1]
-    if not (lo <= value <= hi):
-        raise ValueError(f"{name}={value} is outside the demo's range [{lo}, {hi}] (chosen to answer in seconds)")
-
-
-def _check_choice(name, value, options):
-    if value not in options:
-        raise ValueError(f"{name} must be one of {tuple(options)}, got {value!r}")
 
 
 # ============================================================================================ lemma checks

@@ -37,7 +37,7 @@ from .plotting import default_floor, plot_gap_vs_bound, plot_objective_and_nnz, 
 from .problem import Problem
 from .solvers import scd, sgd, smidas, truncgrad
 from .theory import shalev_shwartz_tewari as sst
-from .widgets import _log_slider, wire
+from .widgets import _check_choice, _check_range, _log_slider, wire
 
 __all__ = [
     "ALGORITHM_COLORS", "ETA_GRID", "LINK_DEFAULTS", "LINK_LIMITS", "MAGIC_COMPARISON_DEFAULTS",
@@ -73,17 +73,6 @@ MAGIC_COMPARISON_LIMITS = dict(lam=(0.01, 0.1), n_seeds=(1, 3, 1), T=(5_000, 10_
 #: Proposition 4: squared loss, MAGIC04S-like regression with small noise, so that P* is small
 PROP4_DEFAULTS = dict(Ks=(0.1, 1.0, 4.0), lam=0.01, T=30_000, n_seeds=10)
 PROP4_LIMITS = dict(K=(0.05, 20.0), lam=(0.003, 0.1), n_seeds=(2, 10, 1), T=(5_000, 10_000, 30_000))
-
-
-def _check_range(name, value, limits):
-    lo, hi = limits[name][0], limits[name][1]
-    if not (lo <= value <= hi):
-        raise ValueError(f"{name}={value} is outside the demo's range [{lo}, {hi}] (chosen to answer in seconds)")
-
-
-def _check_choice(name, value, options):
-    if value not in options:
-        raise ValueError(f"{name} must be one of {tuple(options)}, got {value!r}")
 
 
 # ---------------------------------------------------------------------------------------------- data

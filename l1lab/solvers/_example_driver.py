@@ -2,26 +2,20 @@
 checkpoints, materializes the output iterate (last, uniformly random w_r, or average) and records the trace."""
 from __future__ import annotations
 
-import math
 import time
 
 import numpy as np
 
-from ..problem import Problem
 from ..trace import Result, TraceRecorder, log_checkpoints
+from ._checks import check_n_iter, check_positive, check_problem
 
 OUTPUTS = ("last", "random", "average")
 
 
 def check_common(problem, n_iter, eta, output):
-    if not isinstance(problem, Problem):
-        raise TypeError(f"expected an l1lab.Problem, got {type(problem).__name__}")
-    n_iter = int(n_iter)
-    if n_iter < 0:
-        raise ValueError(f"n_iter must be >= 0, got {n_iter}")
-    eta = float(eta)
-    if not (eta > 0 and math.isfinite(eta)):
-        raise ValueError(f"the step size eta must be a finite positive number, got {eta}")
+    check_problem(problem)
+    n_iter = check_n_iter(n_iter)
+    eta = check_positive(eta, "the step size eta")
     if output not in OUTPUTS:
         raise ValueError(f"output must be one of {OUTPUTS}, got {output!r}")
     return n_iter, eta

@@ -13,7 +13,6 @@ whole gradient and therefore reads all of X at every step.
 """
 from __future__ import annotations
 
-import math
 import time
 
 import numpy as np
@@ -21,23 +20,17 @@ import numpy as np
 from ..problem import Problem
 from ..trace import Result, TraceRecorder, log_checkpoints
 from . import _cd_kernels as K
+from ._checks import check_n_iter, check_positive, check_problem
 
 
 def _check_common(problem, n_iter, n_checkpoints, beta):
-    if not isinstance(problem, Problem):
-        raise TypeError(f"expected an l1lab.Problem, got {type(problem).__name__}")
+    check_problem(problem)
     if not problem.loss.smooth:
         raise ValueError(
             f"coordinate descent needs a loss with a bounded second derivative (condition (9)); "
             f"the {problem.loss.name} loss has none: use a mirror-descent solver instead")
-    n_iter = int(n_iter)
-    if n_iter < 0:
-        raise ValueError(f"n_iter must be >= 0, got {n_iter}")
-    if beta is None:
-        beta = problem.loss.beta
-    beta = float(beta)
-    if not (beta > 0 and math.isfinite(beta)):
-        raise ValueError(f"beta must be a finite positive number, got {beta}")
+    n_iter = check_n_iter(n_iter)
+    beta = check_positive(problem.loss.beta if beta is None else beta, "beta")
     return n_iter, beta
 
 

@@ -22,6 +22,7 @@ from numba import njit
 
 from ..losses import loss_deriv
 from ..trace import Result, TraceRecorder, log_checkpoints
+from ._checks import check_positive
 from .projected import check_constrained
 
 
@@ -80,9 +81,7 @@ def exponentiated_gradient(problem, n_iter, z, eta0=1.0, method="stochastic", de
     (counting an exp as one operation); batch adds 6 per weight for the update and normalization.
     """
     n_iter, z = check_constrained(problem, n_iter, z)
-    eta0 = float(eta0)
-    if not (eta0 > 0 and math.isfinite(eta0)):
-        raise ValueError(f"eta0 must be a finite positive number, got {eta0}")
+    eta0 = check_positive(eta0, "eta0")
     if method not in ("stochastic", "batch"):
         raise ValueError(f"method must be 'stochastic' or 'batch', got {method!r}")
     n = problem.d
@@ -130,4 +129,4 @@ def exponentiated_gradient(problem, n_iter, z, eta0=1.0, method="stochastic", de
 
 # The online forms live in l1lab.solvers.online (they need the regret harness); re-exported here beside the
 # batch/stochastic EG+- of the constrained problem.
-from .online import smg  # noqa: E402
+from .online import smg  # noqa: E402, F401

@@ -23,8 +23,8 @@ import numpy as np
 from numba import njit
 
 from ..losses import loss_deriv, loss_value
-from ..problem import Problem
 from ..projections import project_l1_ball, project_simplex
+from ._checks import check_positive, check_problem
 
 
 @dataclass
@@ -52,16 +52,11 @@ class OnlineResult:
 
 
 def _check(problem, n_steps, eta, radius, order, seed):
-    if not isinstance(problem, Problem):
-        raise TypeError(f"expected an l1lab.Problem, got {type(problem).__name__}")
+    check_problem(problem)
     if problem.lam != 0:
         raise ValueError(f"online costs are the unregularized losses: build the Problem with lam=0 (got {problem.lam})")
-    eta = float(eta)
-    if not (eta > 0 and math.isfinite(eta)):
-        raise ValueError(f"the step size eta must be a finite positive number, got {eta}")
-    radius = float(radius)
-    if not (radius > 0 and math.isfinite(radius)):
-        raise ValueError(f"the radius must be a finite positive number, got {radius}")
+    eta = check_positive(eta, "the step size eta")
+    radius = check_positive(radius, "the radius")
     if order is None:
         n_steps = int(n_steps)
         if n_steps < 1:

@@ -24,28 +24,21 @@ import numpy as np
 from numba import njit
 
 from ..losses import loss_deriv
-from ..problem import Problem
 from ..projections import _threshold_condat
 from ..trace import Result, TraceRecorder, log_checkpoints
+from ._checks import check_n_iter, check_positive, check_problem
 
 PROJECTION_FLOPS_PER_ENTRY = 4
 
 
 def check_constrained(problem, n_iter, z):
-    if not isinstance(problem, Problem):
-        raise TypeError(f"expected an l1lab.Problem, got {type(problem).__name__}")
+    check_problem(problem)
     if problem.lam != 0:
         raise ValueError(f"the l1-constrained solvers minimize C(w) over ||w||_1 <= z: build the Problem with "
                          f"lam=0 (got lam={problem.lam})")
     if not problem.loss.smooth and problem.loss.name != "hinge":
         raise ValueError(f"unsupported loss {problem.loss.name}")
-    n_iter = int(n_iter)
-    if n_iter < 0:
-        raise ValueError(f"n_iter must be >= 0, got {n_iter}")
-    z = float(z)
-    if not (z > 0 and math.isfinite(z)):
-        raise ValueError(f"the radius z must be a finite number > 0, got {z}")
-    return n_iter, z
+    return check_n_iter(n_iter), check_positive(z, "the radius z")
 
 
 @njit(cache=True)
@@ -126,9 +119,7 @@ def projected_gradient(problem, n_iter, z, eta0=1.0, method="stochastic", batch_
     counts the projections that moved the point.
     """
     n_iter, z = check_constrained(problem, n_iter, z)
-    eta0 = float(eta0)
-    if not (eta0 > 0 and math.isfinite(eta0)):
-        raise ValueError(f"eta0 must be a finite positive number, got {eta0}")
+    eta0 = check_positive(eta0, "eta0")
     if method not in ("stochastic", "minibatch", "batch"):
         raise ValueError(f"method must be 'stochastic', 'minibatch' or 'batch', got {method!r}")
     if line_search and method != "batch":
@@ -237,4 +228,4 @@ def _batch(problem, n_iter, z, eta0, line_search, decay, n_checkpoints):
 
 # SG with Euclidean projection onto an l2 ball (Theorem 2.1 of Kakade, Foster & Even-Dar 2008) is an online
 # method with its regret harness in l1lab.solvers.online; re-exported here beside the l1-constrained methods.
-from .online import sg_l2  # noqa: E402
+from .online import sg_l2  # noqa: E402, F401
