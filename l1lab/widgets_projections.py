@@ -51,7 +51,7 @@ from .widgets import _check_choice, _check_range, wire
 
 __all__ = [
     "EG_DEFAULTS", "EG_LIMITS", "GEOMETRY_DEFAULTS", "GEOMETRY_LIMITS", "STEP_CONSTANTS", "SYNTHETIC_DEFAULTS",
-    "SYNTHETIC_LIMITS", "TIMING_DEFAULTS", "TIMING_LIMITS", "ball_regions_2d", "eg_vs_pg_data", "eg_vs_pg_demo",
+    "SYNTHETIC_LIMITS", "SYNTHETIC_STATIC_N", "TIMING_DEFAULTS", "TIMING_LIMITS", "ball_regions_2d", "eg_vs_pg_data", "eg_vs_pg_demo",
     "eg_vs_pg_figure", "geometry_demo", "geometry_figure", "geometry_sweep", "lemma_checks",
     "paper_synthetic_problem", "projection_timing_data", "sparse_pg_check", "sparse_text_like_problem",
     "step_size_sweep", "synthetic_data", "synthetic_demo", "synthetic_figure", "timing_demo", "timing_figure",
@@ -77,6 +77,8 @@ SYNTHETIC_LIMITS = dict(n=(200, 400, 800), lam_frac=(0.05, 0.5), passes=(20, 150
 #: eta0 = c / (curvature scale): batch and line search in units of 1/L, L = beta ||X||_2^2/m; stochastic and
 #: mini-batch in units of 1/R, R = beta mean_i ||x_i||_2^2.  The constants are the best of a grid in factors
 #: of about 3 at n = 400, 800 and 1600 for both losses (the best c did not move with n).
+#: sizes computed for the static page only (the paper's n = m = 4000 takes about a minute, not seconds)
+SYNTHETIC_STATIC_N = (4000,)
 STEP_CONSTANTS = {"batch": 8.0, "line search": 64.0, "stochastic": 10.0, "mini-batch": 30.0}
 MINIBATCH = 10
 
@@ -717,8 +719,8 @@ def _step_runs(n, loss, lam_frac, passes, step_mult, seed):
     return etas, res
 
 
-def _check_synthetic(n, lam_frac, passes, step_mult, loss=None):
-    _check_choice("n", n, SYNTHETIC_LIMITS["n"])
+def _check_synthetic(n, lam_frac, passes, step_mult, loss=None, widget=False):
+    _check_choice("n", n, SYNTHETIC_LIMITS["n"] if widget else SYNTHETIC_LIMITS["n"] + SYNTHETIC_STATIC_N)
     _check_range("lam_frac", lam_frac, SYNTHETIC_LIMITS)
     _check_range("passes", passes, SYNTHETIC_LIMITS)
     _check_range("step_mult", step_mult, SYNTHETIC_LIMITS)
@@ -829,12 +831,12 @@ def step_size_sweep(mults=(0.1, 0.3, 1.0, 3.0, 10.0), loss="squared", n=800, lam
 
 
 def synthetic_demo(**defaults):
-    """Live demo of Figs. 4-5: n (up to 1600), the lambda fraction that sets z, the budget and the step
+    """Live demo of Figs. 4-5: n <= 800 (4000 only on the static page), the lambda fraction that sets z, the budget and the step
     multiplier, redrawing :func:`synthetic_figure`."""
     import ipywidgets as widgets
 
     v = dict(SYNTHETIC_DEFAULTS, **defaults)
-    _check_synthetic(v["n"], v["lam_frac"], v["passes"], v["step_mult"])
+    _check_synthetic(v["n"], v["lam_frac"], v["passes"], v["step_mult"], widget=True)
     lim = SYNTHETIC_LIMITS
     controls = dict(
         n=widgets.Dropdown(options=list(lim["n"]), value=v["n"], description="n = m"),

@@ -187,7 +187,9 @@ def test_synthetic_largest_settings():
 
 def test_synthetic_errors_sweep_and_widget():
     with pytest.raises(ValueError, match="n must"):
-        W.synthetic_data(n=4000)
+        W.synthetic_data(n=3000)
+    with pytest.raises(ValueError, match="n must"):  # n = 4000 is for the static page only
+        W.synthetic_demo(n=4000)
     with pytest.raises(ValueError, match="range"):
         W.synthetic_data(lam_frac=0.9)
     with pytest.raises(ValueError, match="range"):
