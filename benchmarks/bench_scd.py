@@ -208,8 +208,7 @@ def main(argv=None):
                 print(f"  done: {name:20s} {method:10s} ratio {row['ratio']:.2f} "
                       f"({time.perf_counter() - t_start:.0f} s elapsed)", flush=True)
     finally:
-        if limiter is not None:
-            limiter.unregister()
+        limiter.unregister()
 
     print()
     print(f"ns per nonzero of X per epoch (epoch = d coordinate steps; differenced over epochs {k1}..{k2}, "

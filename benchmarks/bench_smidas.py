@@ -218,8 +218,7 @@ def main(argv=None):
         sweep = smidas_sweep(X, y, SWEEP_LAMS, sweep_n1, sweep_n2, sweep_repeats)
         print(f"  done: smidas sweep ({time.perf_counter() - t_start:.0f} s elapsed)", flush=True)
     finally:
-        if limiter is not None:
-            limiter.unregister()
+        limiter.unregister()
 
     print()
     print(f"ns per example processed (differenced over epochs {k1}..{k2}, smidas {s1}..{s2}; medians); "

@@ -176,6 +176,12 @@ def wire(controls, figure_fn, rows):
     return box
 
 
+def _int_slider(widgets, name, values, limits):
+    lo, hi, step = limits[name]
+    return widgets.IntSlider(value=values[name], min=lo, max=hi, step=step, description=name,
+                             continuous_update=False)
+
+
 def _log_slider(widgets, value, lo, hi, description):
     return widgets.FloatLogSlider(value=value, base=10, min=np.log10(lo), max=np.log10(hi), step=0.25,
                                   description=description, continuous_update=False, readout_format=".1e")
@@ -190,13 +196,10 @@ def scd_bound_demo(**defaults):
     lim = SCD_BOUND_LIMITS
     for name in ("d", "m", "lam", "n_seeds"):
         _check_range(name, v[name], lim)
-    if v["T"] not in lim["T"]:
-        raise ValueError(f"T must be one of {lim['T']}, got {v['T']}")
+    _check_choice("T", v["T"], lim["T"])
     controls = dict(
-        d=widgets.IntSlider(value=v["d"], min=lim["d"][0], max=lim["d"][1], step=lim["d"][2], description="d",
-                            continuous_update=False),
-        m=widgets.IntSlider(value=v["m"], min=lim["m"][0], max=lim["m"][1], step=lim["m"][2], description="m",
-                            continuous_update=False),
+        d=_int_slider(widgets, "d", v, lim),
+        m=_int_slider(widgets, "m", v, lim),
         lam=_log_slider(widgets, v["lam"], *lim["lam"], description="λ"),
         loss=widgets.Dropdown(options=list(LOSSES), value=v["loss"], description="loss"),
         n_seeds=widgets.IntSlider(value=v["n_seeds"], min=lim["n_seeds"][0], max=lim["n_seeds"][1],
@@ -268,13 +271,10 @@ def cd_comparison_demo(**defaults):
     lim = CD_COMPARISON_LIMITS
     for name in ("d", "m", "lam", "epochs", "n_seeds"):
         _check_range(name, v[name], lim)
-    if v["density"] not in lim["density"]:
-        raise ValueError(f"density must be one of {lim['density']}, got {v['density']}")
+    _check_choice("density", v["density"], lim["density"])
     controls = dict(
-        d=widgets.IntSlider(value=v["d"], min=lim["d"][0], max=lim["d"][1], step=lim["d"][2], description="d",
-                            continuous_update=False),
-        m=widgets.IntSlider(value=v["m"], min=lim["m"][0], max=lim["m"][1], step=lim["m"][2], description="m",
-                            continuous_update=False),
+        d=_int_slider(widgets, "d", v, lim),
+        m=_int_slider(widgets, "m", v, lim),
         lam=_log_slider(widgets, v["lam"], *lim["lam"], description="λ"),
         loss=widgets.Dropdown(options=list(LOSSES), value=v["loss"], description="loss"),
         density=widgets.Dropdown(options=list(lim["density"]), value=v["density"], description="density"),
