@@ -149,6 +149,8 @@ REGISTRY: list[TheoremEntry] = [
                  kfe.lemma53_bound, "chapters/exponentiated"),
     TheoremEntry("kfe.lemma5.3.eta", KFE, "Lemma 5.3 (feasible step)", r"eta <= 1/(8 G_inf)", kfe.smg_max_step,
                  "chapters/exponentiated"),
+    # --- Zhu et al. (2009): Primal Gradient Solver (issue 6) -- entries go below this line ---
+    # --- Agarwal, Negahban & Wainwright (2012): RADAR (issue 7) -- entries go below this line ---
 ]
 
 
