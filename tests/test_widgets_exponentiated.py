@@ -58,7 +58,7 @@ def test_excess_risk_is_zero_at_w_star_and_exact_for_small_d():
     zz = z[:, None] + s[None, :]
     brute = np.mean(q[:, None] * np.log1p(np.exp(-zz)) + (1 - q[:, None]) * np.log1p(np.exp(zz))) - risk_star
     assert e_exact == pytest.approx(brute, rel=1e-6) and e_exact > 0
-    # Monte Carlo for many irrelevant coordinates: reproducible, and nonnegative
+    # many irrelevant coordinates (normal approximation, see tests/test_teacher.py): reproducible, nonnegative
     rng = np.random.default_rng(0)
     M = rng.normal(0, 0.02, (3, 400))
     assert np.array_equal(W.excess_risk(M), W.excess_risk(M))
@@ -87,6 +87,9 @@ def test_prop22_path():
 def test_horizon_grid_and_crossing():
     g = W.horizon_grid(1000)
     assert g[0] == 16 and g[-1] == 1000 and np.all(np.diff(g) > 0)
+    np.testing.assert_array_equal(W.horizon_grid(1000, per_octave=2),
+                                  [16, 23, 32, 45, 64, 91, 128, 181, 256, 362, 512, 724, 1000])
+    assert W.horizon_grid(1024, per_octave=1)[-2:].tolist() == [512, 1024]   # 1024 itself is not repeated
     assert W.crossing([10, 100], [1.0, 0.01], 0.1) == pytest.approx(31.6227766, rel=1e-6)
     assert W.crossing([10, 100], [0.05, 0.01], 0.1) == 10
     assert math.isinf(W.crossing([10, 100], [1.0, 0.5], 0.1))
@@ -99,26 +102,28 @@ def test_scaling_small_and_largest_d():
     assert isinstance(fig, Figure) and len(fig.axes) == 2
     assert fig.axes[0].get_xscale() == "log"
     # the largest d of the widget (one seed: seeds only repeat the computation)
-    data = W.scaling_data(d_max=10_000, n_seeds=1)
+    data = W.scaling_data(d_max=100_000, n_seeds=1)
     assert data.ds == W.SCALING_DS
-    assert data.T_max[-1] == W.stream_length(10_000) == 2_000
-    assert math.isfinite(data.needed["SMG"][-1])          # SMG reaches eps at d = 10^4 ...
+    assert np.all(data.T_max == W.stream_length(100_000)) and W.T_CAP == 6_000
+    assert math.isfinite(data.needed["SMG"][-1])          # SMG reaches eps at d = 10^5 ...
     assert math.isinf(data.needed["SG"][-1])               # ... SG does not, within the stream
     assert data.needed["SG"][1] < data.needed["SMG"][1]    # while at d = 100 SG is the faster one
-    fig = W.scaling_figure(d_max=10_000, n_seeds=1, eps=0.25)
+    fig = W.scaling_figure(d_max=100_000, n_seeds=1, eps=0.25)
     assert len(fig.axes) == 2
     assert len(W.scaling_figure(d_max=100, n_seeds=1, p=4, beta=1.0, eps=0.1).axes) == 2
 
 
 def test_scaling_range_errors():
     with pytest.raises(ValueError, match="d_max"):
-        W.scaling_data(d_max=100_000)
+        W.scaling_data(d_max=1_000_000)
     with pytest.raises(ValueError, match="range"):
         W.scaling_data(eps=0.5)
     with pytest.raises(ValueError, match="range"):
         W.scaling_data(n_seeds=6)
-    with pytest.raises(ValueError, match="ENTRY_BUDGET"):
-        W.horizon_runs(100_000, T_max=2_000)
+    with pytest.raises(ValueError, match="T_max"):
+        W.horizon_runs(100, T_max=10)
+    with pytest.raises(ValueError, match="per_octave"):
+        W.horizon_runs(100, per_octave=0)
 
 
 def test_risk_vs_bound_sweep():
