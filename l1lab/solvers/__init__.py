@@ -5,12 +5,16 @@ Penalized problem (5), min C(w) + lam ||w||_1: ``scd``, ``cyclic_cd``, ``gcd`` (
 Constrained problem, min C(w) s.t. ||w||_1 <= z (build the Problem with lam=0): ``projected_gradient``,
 ``exponentiated_gradient``.
 Online learning with regret (``l1lab.solvers.online``): ``smg`` (update (3) and exact EG), ``sg_l2``.
+Stochastic recovery of a sparse theta* (``l1lab.solvers.dual_averaging``, each returns a ``RecoveryResult``):
+``radar`` (Agarwal, Negahban & Wainwright 2012), ``eda``, ``rda``; the l1-ball SGD baseline is
+``l1lab.solvers.dual_averaging.sgd`` (not exported: ``sgd`` here is the penalized SGD of ``mirror``).
 """
 from .coordinate import cyclic_cd, gcd, scd
+from .dual_averaging import eda, radar, rda
 from .exponentiated import exponentiated_gradient
 from .mirror import sgd, smidas, truncgrad
 from .online import sg_l2, smg
 from .projected import projected_gradient
 
 __all__ = ["scd", "cyclic_cd", "gcd", "smidas", "truncgrad", "sgd", "projected_gradient",
-           "exponentiated_gradient", "smg", "sg_l2"]
+           "exponentiated_gradient", "smg", "sg_l2", "radar", "eda", "rda"]

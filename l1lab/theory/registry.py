@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
+from . import agarwal2012 as anw
 from . import duchi2008 as dssc
 from . import kakade_foster_evendar as kfe
 from . import shalev_shwartz_tewari as sst
@@ -15,6 +16,7 @@ from . import shalev_shwartz_tewari as sst
 SST = "Shalev-Shwartz & Tewari (2011)"
 DSSC = "Duchi et al. (2008)"
 KFE = "Kakade, Foster & Even-Dar (2008)"
+ANW = "Agarwal, Negahban & Wainwright (2012)"
 
 
 @dataclass(frozen=True)
@@ -151,6 +153,81 @@ REGISTRY: list[TheoremEntry] = [
                  "chapters/exponentiated"),
     # --- Zhu et al. (2009): Primal Gradient Solver (issue 6) -- entries go below this line ---
     # --- Agarwal, Negahban & Wainwright (2012): RADAR (issue 7) -- entries go below this line ---
+    TheoremEntry("anw.eq5", ANW, "Eq. (5)", r"p = 2 log d/(2 log d - 1), q = 2 log d: ||x||_1 <= sqrt(e) ||x||_p",
+                 anw.prox_exponent, "chapters/radar"),
+    TheoremEntry("anw.algorithm1.radius", ANW, "Algorithm 1 (radii)", r"R_{i+1}^2 = R_i^2/2", anw.epoch_radius,
+                 "chapters/radar"),
+    TheoremEntry("anw.assumption1", ANW, "Assumption 1", r"|L(theta) - L(theta~)| <= G ||theta - theta~||_1",
+                 anw.assumption1_lipschitz_ratio, "chapters/radar"),
+    TheoremEntry("anw.assumption2", ANW, "Assumption 2",
+                 r"L(theta~) >= L(theta) + <grad L(theta), theta~ - theta> + gamma/2 ||theta - theta~||_2^2 (7)",
+                 anw.assumption2_lsc_gap, "chapters/radar"),
+    TheoremEntry("anw.assumption3", ANW, "Assumption 3", r"E exp(||e(theta)||_inf^2/sigma^2) <= e (8)",
+                 anw.assumption3_mgf, "chapters/radar"),
+    TheoremEntry("anw.example1.curvature", ANW, "Example 1 (link)", r"psi(a) = e^a/(1 + e^a)^2",
+                 anw.logistic_curvature, "chapters/radar"),
+    TheoremEntry("anw.example1.G", ANW, "Example 1 (Lipschitz)", r"G <= B", anw.example1_G, "chapters/radar"),
+    TheoremEntry("anw.example1.gamma", ANW, "Example 1 (LSC)", r"gamma >= psi(BR) sigma_min(Sigma)",
+                 anw.example1_gamma, "chapters/radar"),
+    TheoremEntry("anw.example1.sigma", ANW, "Example 1 (sub-Gaussian)", r"sigma = 2B", anw.example1_sigma,
+                 "chapters/radar"),
+    TheoremEntry("anw.example2.G", ANW, "Example 2 (Lipschitz)", r"G(R) <= rho(Sigma) R", anw.example2_G,
+                 "chapters/radar"),
+    TheoremEntry("anw.example2.gamma", ANW, "Example 2 (LSC)", r"gamma = sigma_min(Sigma)", anw.example2_gamma,
+                 "chapters/radar"),
+    TheoremEntry("anw.example2.sigma", ANW, "Example 2 (sub-Gaussian)",
+                 r"sigma^2(R) = 8 rho(Sigma)^2 R^2 + 4 B^4 R^2 + 10 B^2 eta^2", anw.example2_sigma, "chapters/radar"),
+    TheoremEntry("anw.section4.sigma", ANW, "Section 4 (design)", r"x ~ Unif[-B, B]^d: Sigma = (B^2/3) I",
+                 anw.uniform_design_covariance, "chapters/radar"),
+    TheoremEntry("anw.omega_i", ANW, "Section 3 (omega_i)", r"omega_i^2 = omega^2 + 24 log i", anw.omega_sq,
+                 "chapters/radar"),
+    TheoremEntry("anw.eq9", ANW, "Eq. (9)",
+                 r"T_i = c1 [s^2/(gamma^2 R_i^2) ((G^2 + sigma^2) log d + omega_i^2 sigma^2) + log d]",
+                 anw.epoch_length, "chapters/radar"),
+    TheoremEntry("anw.eq12.lambda", ANW, "Eq. (12) (lambda)",
+                 r"lambda_i^2 = R_i gamma/(s sqrt(T_i)) sqrt((G^2 + sigma^2) log d + omega_i^2 sigma^2)",
+                 anw.schedule_lambda, "chapters/radar"),
+    TheoremEntry("anw.eq12.alpha", ANW, "Eq. (12) (step)", r"alpha(t) = 5 R_i sqrt(log d/((G^2 + lambda_i^2 + sigma^2) t))",
+                 anw.schedule_step, "chapters/radar",
+                 note="the step of psi without 1/R_i^2; with (5) as printed the same iterates need alpha(t)/R_i^2"),
+    TheoremEntry("anw.eq11", ANW, "Eq. (11)",
+                 r"kappa_T = log2[gamma^2 R_1^2 T/(s^2((G^2 + sigma^2) log d + omega^2 sigma^2))] log d",
+                 anw.kappa_T, "chapters/radar"),
+    TheoremEntry("anw.eq10", ANW, "Eq. (10)", r"eps^2(theta*; S) = ||theta*_{S^c}||_1^2/s", anw.sparsity_error,
+                 "chapters/radar"),
+    TheoremEntry("anw.theorem1", ANW, "Theorem 1",
+                 r"||theta_T - theta*||_2^2 <= c0 [s/(gamma^2 T)((G^2 + sigma^2) log d + sigma^2(omega^2 + "
+                 r"log(kappa_T/log d))) + eps^2(theta*; S)]", anw.theorem1_bound, "chapters/radar"),
+    TheoremEntry("anw.theorem1.probability", ANW, "Theorem 1 (probability)", r"1 - 6 exp(-omega^2/12)",
+                 anw.theorem1_probability, "chapters/radar"),
+    TheoremEntry("anw.corollary1.sparse", ANW, "Corollary 1 (s-sparse)",
+                 r"c0 [(G^2 + sigma^2(1+delta))/gamma^2 s log d/T + s sigma^2/(gamma^2 T) log(kappa_T/log d)]",
+                 anw.corollary1_sparse, "chapters/radar"),
+    TheoremEntry("anw.corollary1.weak", ANW, "Corollary 1 (B_q(R_q))",
+                 r"c0 R_q [((G^2 + sigma^2(1+delta)) log d/(gamma^2 T))^{1-q/2} + (sigma^2/(gamma^2 T))^{1-q/2} "
+                 r"log(kappa_T/log d)/((1+delta) log d)^{q/2}]", anw.corollary1_weak, "chapters/radar",
+                 note="re-derived from Theorem 1 (the printed display lost its layout)"),
+    TheoremEntry("anw.corollary1.Rq", ANW, "Corollary 1 (l_q radius)", r"R_q = sum_i |theta_i|^q", anw.lq_radius,
+                 "chapters/radar"),
+    TheoremEntry("anw.corollary2", ANW, "Corollary 2",
+                 r"c0/sigma_min^2 s log d/T B^2(1+delta)/psi^2(2BR1) + c0 s sigma^2/(sigma_min^2 psi^2(2BR1) T) "
+                 r"log(kappa_T/log d)", anw.corollary2_bound, "chapters/radar"),
+    TheoremEntry("anw.corollary2.n", ANW, "Corollary 2 (pool size)",
+                 r"n >= c3 log d/sigma_min^2 max(sigma_min^2, eta_x^4)", anw.corollary2_min_samples, "chapters/radar"),
+    TheoremEntry("anw.corollary2.probability", ANW, "Corollary 2 (probability)",
+                 r"1 - 2 exp(-c1 n min(sigma_min^2/eta_x^4, 1)) - 6 exp(-delta log d/12)", anw.corollary2_probability,
+                 "chapters/radar"),
+    TheoremEntry("anw.theorem2.length", ANW, "Theorem 2 (epochs)", r"T_i = T log d/kappa_T",
+                 anw.theorem2_epoch_length, "chapters/radar"),
+    TheoremEntry("anw.theorem2", ANW, "Theorem 2",
+                 r"O(s ((G^2 + sigma^2) log d + (omega^2 + log(kappa_T/log d)) sigma^2)/T kappa_T/log d)",
+                 anw.theorem2_bound, "chapters/radar", note="printed with log d/kappa; the text's O(log T/T) needs kappa_T/log d"),
+    TheoremEntry("anw.theorem2.probability", ANW, "Theorem 2 (probability)", r"1 - 3 exp(-omega^2/12)",
+                 anw.theorem2_probability, "chapters/radar", note="printed without the minus sign"),
+    TheoremEntry("anw.section3.1.sgd", ANW, "Section 3.1 (SGD)", r"O((G~^2 + sigma~^2)/(gamma^2 T)) ~ d/T",
+                 anw.sgd_rate, "chapters/radar"),
+    TheoremEntry("anw.section4.lambda", ANW, "Section 4 (RDA lambda)", r"lambda = 4 eta sqrt(log d/T)", anw.rda_lambda,
+                 "chapters/radar"),
 ]
 
 
