@@ -8,13 +8,17 @@ Online learning with regret (``l1lab.solvers.online``): ``smg`` (update (3) and 
 Stochastic recovery of a sparse theta* (``l1lab.solvers.dual_averaging``, each returns a ``RecoveryResult``):
 ``radar`` (Agarwal, Negahban & Wainwright 2012), ``eda``, ``rda``; the l1-ball SGD baseline is
 ``l1lab.solvers.dual_averaging.sgd`` (not exported: ``sgd`` here is the penalized SGD of ``mirror``).
+l_p-regularized problem (7) of Zhu et al. (2009), min sigma ||w||_p^2/(2(p-1)) + C(w) (build the Problem with
+lam=0): ``pgs`` (the Primal Gradient Solver) and its quasi-Newton baseline ``lbfgs``.
 """
 from .coordinate import cyclic_cd, gcd, scd
 from .dual_averaging import eda, radar, rda
 from .exponentiated import exponentiated_gradient
 from .mirror import sgd, smidas, truncgrad
+from .lbfgs import lbfgs
 from .online import sg_l2, smg
+from .pgs import pgs
 from .projected import projected_gradient
 
 __all__ = ["scd", "cyclic_cd", "gcd", "smidas", "truncgrad", "sgd", "projected_gradient",
-           "exponentiated_gradient", "smg", "sg_l2", "radar", "eda", "rda"]
+           "exponentiated_gradient", "smg", "sg_l2", "radar", "eda", "rda", "pgs", "lbfgs"]
