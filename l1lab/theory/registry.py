@@ -12,10 +12,12 @@ from . import agarwal2012 as anw
 from . import duchi2008 as dssc
 from . import kakade_foster_evendar as kfe
 from . import shalev_shwartz_tewari as sst
+from . import zhu2009 as zhu
 
 SST = "Shalev-Shwartz & Tewari (2011)"
 DSSC = "Duchi et al. (2008)"
 KFE = "Kakade, Foster & Even-Dar (2008)"
+ZHU = "Zhu et al. (2009)"
 ANW = "Agarwal, Negahban & Wainwright (2012)"
 
 
@@ -152,6 +154,61 @@ REGISTRY: list[TheoremEntry] = [
     TheoremEntry("kfe.lemma5.3.eta", KFE, "Lemma 5.3 (feasible step)", r"eta <= 1/(8 G_inf)", kfe.smg_max_step,
                  "chapters/exponentiated"),
     # --- Zhu et al. (2009): Primal Gradient Solver (issue 6) -- entries go below this line ---
+    TheoremEntry("zhu.eq3", ZHU, "Eq. (3)",
+                 r"r(w) = ||w||_p^2/(2(p-1)), p in (1, 2], 1-strongly convex w.r.t. ||.||_p",
+                 zhu.regularizer, "chapters/pgs"),
+    TheoremEntry("zhu.section4.lipschitz", ZHU, "Section IV (Lipschitz constants)",
+                 r"L = max_i ||x_i||_q (hinge, logistic); max_i ||x_i||_q (B ||x_i||_q + |y_i|) (least squares)",
+                 zhu.loss_lipschitz_constant, "chapters/pgs",
+                 note="for l1lab's (a-y)^2/2; the paper's (a-y)^2 doubles it"),
+    TheoremEntry("zhu.section4.radius", ZHU, "Section IV (radius)", r"||w_hat||_p <= B = sqrt(2(p-1) C(0)/sigma)",
+                 zhu.least_squares_radius, "chapters/pgs",
+                 note="the paper's r(w*) <= F(0) drops the 1/sigma"),
+    TheoremEntry("zhu.lemma1", ZHU, "Lemma 1",
+                 r"sum_t c_t(w_{t-1}) - min_S sum_t c_t <= (1/2) sum_t ||lambda_t||_q^2/(t sigma)",
+                 zhu.lemma1_regret_bound, "chapters/pgs"),
+    TheoremEntry("zhu.lemma1.harmonic", ZHU, "Lemma 1 (harmonic number)", r"H_T = sum_{t<=T} 1/t <= 1 + ln T",
+                 zhu.harmonic_number, "chapters/pgs"),
+    TheoremEntry("zhu.corollary1", ZHU, "Corollary 1", r"regret <= C log T/sigma; explicitly L^2 H_T/(2 sigma)",
+                 zhu.corollary1_regret_bound, "chapters/pgs",
+                 note="C log T fails at T = 1; C = L^2 works for T >= 3"),
+    TheoremEntry("zhu.theorem1.expected", ZHU, "Theorem 1 (expectation, eq. (17))",
+                 r"E[F(w_i)] - F(w_hat) <= C log T/(sigma T) = L^2 H_T/(2 sigma T)",
+                 zhu.theorem1_expected_gap_bound, "chapters/pgs",
+                 note="i uniform on {0, ..., T-1}, the points played; the paper prints {1, ..., T}"),
+    TheoremEntry("zhu.theorem1", ZHU, "Theorem 1", r"w.p. 1 - delta: F(w_i) <= F(w_hat) + C log T/(sigma T delta)",
+                 zhu.theorem1_gap_bound, "chapters/pgs"),
+    TheoremEntry("zhu.theorem1.iterations", ZHU, "Theorem 1 (iterations)", r"T = O~(1/(sigma delta eps_acc))",
+                 zhu.theorem1_iterations, "chapters/pgs"),
+    TheoremEntry("zhu.theorem2.decomposition", ZHU, "Theorem 2 (eq. (20))",
+                 r"l(w~) - l(w_0) <= c/(sigma T delta) + sigma ||w_0||_p^2/(2(p-1)) + c'/(sigma m)",
+                 zhu.theorem2_error_bound, "chapters/pgs"),
+    TheoremEntry("zhu.theorem2.sigma", ZHU, "Theorem 2 (sigma)",
+                 r"sigma = sqrt(2(p-1)/||w_0||_p^2 (1/(T delta) + 1/m))", zhu.theorem2_sigma, "chapters/pgs"),
+    TheoremEntry("zhu.theorem2.error", ZHU, "Theorem 2 (eq. (21))",
+                 r"eps = 2 ||w_0||_p sqrt((1/(T delta) + 1/m)/(2(p-1)))", zhu.theorem2_error_at_sigma, "chapters/pgs",
+                 note="printed without the factor 2 (min of a/s + b s is 2 sqrt(ab))"),
+    TheoremEntry("zhu.theorem2", ZHU, "Theorem 2",
+                 r"T = O((1/delta)/(2 eps^2 (p-1)/||w_0||_p^2 - O~(1/m))), decreasing in m (eq. (12))",
+                 zhu.theorem2_iterations, "chapters/pgs"),
+    TheoremEntry("zhu.theorem2.runtime", ZHU, "Theorem 2 (running time)", r"T dk (p = 2), T (dk + n) (p < 2)",
+                 zhu.theorem2_runtime, "chapters/pgs"),
+    TheoremEntry("zhu.theorem3", ZHU, "Theorem 3", r"(||w||_p^2/2 on ||w||_p <= B)^* (eq. (23))",
+                 zhu.theorem3_conjugate, "chapters/pgs"),
+    TheoremEntry("zhu.theorem3.gradient", ZHU, "Theorem 3 (gradient)",
+                 r"min{B, ||theta||_q} theta^{q/p}/||theta||_q^{q/p} (eq. (24))", zhu.theorem3_conjugate_gradient,
+                 "chapters/pgs"),
+    TheoremEntry("zhu.corollary2", ZHU, "Corollary 2", r"r^* on ||w||_p <= B (eq. (27))", zhu.corollary2_conjugate,
+                 "chapters/pgs"),
+    TheoremEntry("zhu.corollary2.gradient", ZHU, "Corollary 2 (gradient)",
+                 r"min{B, ||(p-1) theta||_q} theta^{q/p}/||theta||_q^{q/p} (eq. (28))",
+                 zhu.corollary2_conjugate_gradient, "chapters/pgs",
+                 note="so Figure 2 line 6 must rescale by B/||w_t||_p, not the printed B/||w_t||_q"),
+    TheoremEntry("zhu.corollary3", ZHU, "Corollary 3", r"r^*(theta) = ||theta||_q^2/(2(q-1)) on R^n",
+                 zhu.corollary3_conjugate, "chapters/pgs"),
+    TheoremEntry("zhu.corollary3.gradient", ZHU, "Corollary 3 (gradient)",
+                 r"||theta||_q^{1-q/p} theta^{q/p}/(q-1) (Figure 2, line 3)", zhu.corollary3_conjugate_gradient,
+                 "chapters/pgs"),
     # --- Agarwal, Negahban & Wainwright (2012): RADAR (issue 7) -- entries go below this line ---
     TheoremEntry("anw.eq5", ANW, "Eq. (5)", r"p = 2 log d/(2 log d - 1), q = 2 log d: ||x||_1 <= sqrt(e) ||x||_p",
                  anw.prox_exponent, "chapters/radar"),
