@@ -1,0 +1,359 @@
+r"""Checkers for the exercise notebooks in ``chapters/exercises/``.
+
+Each ``check_*`` function takes the student's function (or value), compares it with l1lab's reference
+implementation on fixed inputs and on random inputs from a fixed seed, prints one deterministic line per check
+(``✔`` or ``✘``, no timings, no addresses) and a summary, returns None (so a notebook cell displays nothing
+else), and raises :class:`ExerciseFailed` if any check failed.  So a notebook run with ``pytest --nbval`` passes when its stored outputs are the all-``✔`` lines of a
+correct solution and fails when a function is unfilled (it raises ``NotImplementedError``) or wrong (the
+checker raises).  ``make_student_notebook`` turns a solution notebook into the student's version.
+
+The reference implementations are l1lab's own (:func:`l1lab.losses.soft_threshold`, :class:`l1lab.Problem`,
+:func:`l1lab.links.link_inverse`, :func:`l1lab.projections.project_simplex` and ``project_l1_ball``, the theory
+modules); the student's code is never compared with itself.
+"""
+from __future__ import annotations
+
+import copy
+import math
+import re
+from dataclasses import dataclass, field
+
+import numpy as np
+
+__all__ = ["ExerciseFailed", "Report", "check_constant", "check_lambda_max", "check_link_inverse",
+           "check_objective", "check_project_l1_ball", "check_project_simplex", "check_scd_bound",
+           "check_scd_step", "check_smg_regret_bound", "check_smg_update", "check_soft_threshold",
+           "execute_notebook", "main", "make_student_notebook", "student_source", "write_student_versions", "SOLUTION_BEGIN", "SOLUTION_END", "PLACEHOLDER"]
+
+SOLUTION_BEGIN = "# BEGIN SOLUTION"
+SOLUTION_END = "# END SOLUTION"
+PLACEHOLDER = 'raise NotImplementedError("your code here")'
+RTOL, ATOL = 1e-9, 1e-12
+
+
+class ExerciseFailed(AssertionError):
+    """A checker found a wrong answer (the message lists the failed checks)."""
+
+
+def _fmt(x):
+    """Short deterministic text for a value in a failure message."""
+    if isinstance(x, (float, np.floating)):
+        return f"{float(x):.6g}"
+    if isinstance(x, np.ndarray):
+        with np.printoptions(precision=6, threshold=8, edgeitems=3, suppress=False):
+            return np.array2string(x, separator=", ")
+    return repr(x)
+
+
+@dataclass
+class Report:
+    """The outcome of one checker: (passed, line) per check."""
+
+    name: str
+    lines: list = field(default_factory=list)
+
+    def ok(self, what):
+        self.lines.append((True, f"✔ {self.name}: {what}"))
+
+    def fail(self, what, why):
+        self.lines.append((False, f"✘ {self.name}: {what} -- {why}"))
+
+    @property
+    def passed(self):
+        return all(p for p, _ in self.lines)
+
+    def finish(self):
+        for _, line in self.lines:
+            print(line)
+        n_ok = sum(p for p, _ in self.lines)
+        print(f"{self.name}: {n_ok}/{len(self.lines)} checks passed")
+        if not self.passed:
+            raise ExerciseFailed(f"{self.name}: " + "; ".join(line for p, line in self.lines if not p))
+
+
+def _compare(report, what, expected, call):
+    """Run ``call()`` and compare with ``expected`` (arrays or scalars) to RTOL/ATOL."""
+    try:
+        got = call()
+    except NotImplementedError:
+        raise
+    except Exception as err:  # a student's bug: report it as a failed check, with its type and message
+        report.fail(what, f"raised {type(err).__name__}: {err}")
+        return
+    try:
+        got_arr = np.asarray(got, dtype=np.float64)
+    except (TypeError, ValueError):
+        report.fail(what, f"expected a number or an array, got {type(got).__name__}")
+        return
+    exp_arr = np.asarray(expected, dtype=np.float64)
+    if got_arr.shape != exp_arr.shape:
+        report.fail(what, f"expected shape {exp_arr.shape}, got {got_arr.shape}")
+        return
+    bad = ~np.isclose(got_arr, exp_arr, rtol=RTOL, atol=ATOL)
+    if np.any(bad):
+        k = int(np.flatnonzero(bad)[0])
+        report.fail(what, f"expected {_fmt(exp_arr.ravel()[k])}, got {_fmt(got_arr.ravel()[k])}"
+                    + (f" (entry {k})" if exp_arr.ndim else ""))
+    else:
+        report.ok(what)
+
+
+# ---------------------------------------------------------------------------------------------- chapter 1
+def check_soft_threshold(f):
+    """``f(w, tau)`` = s_tau(w) = sign(w) max(|w| - tau, 0), elementwise on arrays."""
+    from .losses import soft_threshold
+    r = Report("soft_threshold")
+    for w, tau in ((1.5, 0.5), (-1.5, 0.5), (0.3, 0.5), (-0.5, 0.5), (2.0, 0.0)):
+        _compare(r, f"s_{tau}({w})", soft_threshold(w, tau), lambda w=w, tau=tau: f(w, tau))
+    w = np.random.default_rng(0).normal(size=50)
+    _compare(r, "50 random entries, tau = 0.7", soft_threshold(w, 0.7), lambda: f(w.copy(), 0.7))
+    r.finish()
+
+
+def _problems():
+    from .datasets import make_classification, make_regression
+    from .problem import Problem
+    Xr, yr, _ = make_regression(40, 12, 3, noise=0.1, seed=1)
+    Xc, yc, _ = make_classification(50, 10, 3, flip=0.1, seed=2)
+    return {"squared": Problem(Xr, yr, "squared", 0.05), "logistic": Problem(Xc, yc, "logistic", 0.02)}
+
+
+def check_objective(f):
+    """``f(X, y, w, lam, loss)`` = P(w) = (1/m) sum_i L(<w, x_i>, y_i) + lam ||w||_1 for ``loss`` in
+    {"squared", "logistic"}, with L(a, y) = (a - y)^2 / 2 or log(1 + exp(-y a))."""
+    r = Report("objective")
+    rng = np.random.default_rng(1)
+    for loss, prob in _problems().items():
+        for k, w in enumerate((np.zeros(prob.d), rng.normal(size=prob.d))):
+            X = np.asarray(prob.X)
+            _compare(r, f"{loss} loss, {'w = 0' if k == 0 else 'random w'}", prob.objective(w),
+                     lambda X=X, prob=prob, w=w, loss=loss: f(X.copy(), prob.y.copy(), w.copy(), prob.lam, loss))
+    r.finish()
+
+
+def check_lambda_max(f):
+    """``f(X, y, loss)`` = the smallest lam for which w = 0 is optimal, ||X^T L'(0, y)||_inf / m."""
+    r = Report("lambda_max")
+    for loss, prob in _problems().items():
+        X = np.asarray(prob.X)
+        _compare(r, f"{loss} loss", prob.lambda_max, lambda X=X, prob=prob, loss=loss: f(X.copy(), prob.y.copy(), loss))
+    r.finish()
+
+
+# ---------------------------------------------------------------------------------------------- chapter 2
+def check_scd_step(f):
+    """``f(X, y, w, j, lam, beta, loss)`` = the vector w after one step of Algorithm 1 on coordinate j:
+    w_j <- s_{lam/beta}(w_j - g_j/beta) with g_j the j-th partial derivative of C(w) = (1/m) sum L; the other
+    coordinates unchanged; the input w must not be modified."""
+    from .losses import soft_threshold
+    r = Report("scd_step")
+    rng = np.random.default_rng(2)
+    for loss, prob in _problems().items():
+        beta = prob.loss.beta
+        for j in (0, prob.d - 1):
+            w = rng.normal(scale=0.3, size=prob.d)
+            g = prob.gradient(w)
+            expected = w.copy()
+            expected[j] = float(soft_threshold(w[j] - g[j] / beta, prob.lam / beta))
+            X = np.asarray(prob.X)
+            w_in = w.copy()
+            _compare(r, f"{loss} loss, coordinate {j}", expected,
+                     lambda X=X, prob=prob, w_in=w_in, j=j, beta=beta, loss=loss:
+                     f(X.copy(), prob.y.copy(), w_in, j, prob.lam, beta, loss))
+            if not np.array_equal(w_in, w):
+                r.fail(f"{loss} loss, coordinate {j}", "the input w was modified in place")
+    r.finish()
+
+
+def check_scd_bound(f):
+    """``f(T, d, beta, w_star, P0)`` = Theorem 1's bound d Psi(0)/(T + 1), Psi(0) = beta/2 ||w*||^2 + P(0)."""
+    from .theory import shalev_shwartz_tewari as sst
+    r = Report("scd_bound")
+    rng = np.random.default_rng(3)
+    for T, d, beta, P0 in ((0, 10, 1.0, 0.5), (999, 50, 0.25, 0.6931), (10 ** 6, 2000, 1.0, 1.3)):
+        w = rng.normal(size=4)
+        _compare(r, f"T = {T}, d = {d}", sst.scd_expected_gap_bound(T, d, sst.scd_psi0(beta, w, P0)),
+                 lambda T=T, d=d, beta=beta, w=w, P0=P0: f(T, d, beta, w.copy(), P0))
+    r.finish()
+
+
+# ---------------------------------------------------------------------------------------------- chapter 3
+def check_link_inverse(f):
+    """``f(theta, p)`` = eq. (12): sign(theta_j) |theta_j|^(p-1) / ||theta||_p^(p-2), the gradient of
+    ||theta||_p^2 / 2 (p >= 2)."""
+    from .links import link_inverse
+    r = Report("link_inverse")
+    rng = np.random.default_rng(4)
+    for p in (2.0, 3.0, 2 * math.log(1000)):
+        th = rng.normal(size=30)
+        _compare(r, f"p = {p:.4g}, 30 random entries", link_inverse(th, p), lambda th=th, p=p: f(th.copy(), p))
+    th = np.zeros(5)
+    th[2] = -0.4
+    _compare(r, "a single nonzero entry", link_inverse(th, 5.0), lambda: f(th.copy(), 5.0))
+    r.finish()
+
+
+def check_constant(name, value):
+    """Check a derived constant.  ``name`` is one of: "rho_13_logistic" (|L'| <= rho for the logistic loss),
+    "rho_14_squared" (L'^2 <= rho L for L = (a - y)^2 / 2), "beta_logistic" (sup L'' of the logistic loss),
+    "kappa_smidas_d1000" (kappa = (p - 1) d^(2/p) at p = 2 ln d, d = 1000)."""
+    from .losses import get_loss
+    from .theory import shalev_shwartz_tewari as sst
+    refs = {
+        "rho_13_logistic": (get_loss("logistic").rho_lipschitz, "smallest rho with |L'(a, y)| <= rho"),
+        "rho_14_squared": (2.0, "smallest rho with L'(a, y)^2 <= rho L(a, y) for L = (a - y)^2 / 2"),
+        "beta_logistic": (get_loss("logistic").beta, "sup of L''(a, y)"),
+        "kappa_smidas_d1000": (sst.smidas_kappa(2 * math.log(1000), 1000), "(p - 1) d^(2/p) at p = 2 ln d"),
+    }
+    if name not in refs:
+        raise ValueError(f"unknown constant {name!r}; known: {sorted(refs)}")
+    expected, what = refs[name]
+    r = Report(name)
+    _compare(r, what, expected, lambda: value)
+    r.finish()
+
+
+# ---------------------------------------------------------------------------------------------- chapter 4
+def check_project_simplex(f):
+    """``f(v, z)`` = the Euclidean projection of v onto {w >= 0, sum w = z} (Figure 1 of Duchi et al. 2008)."""
+    from .projections import project_simplex
+    r = Report("project_simplex")
+    rng = np.random.default_rng(5)
+    cases = [(np.array([0.5, 0.2, 0.1]), 1.0), (np.array([3.0, -1.0, 0.0]), 1.0), (np.array([0.2, 0.2]), 1.0),
+             (rng.normal(size=100), 2.5), (rng.exponential(size=1000) * 0.001, 1.0)]
+    for k, (v, z) in enumerate(cases):
+        _compare(r, f"case {k + 1}: n = {v.size}, z = {z}", project_simplex(v, z, method="sort"),
+                 lambda v=v, z=z: f(v.copy(), z))
+    r.finish()
+
+
+def check_project_l1_ball(f):
+    """``f(v, z)`` = the Euclidean projection of v onto {||w||_1 <= z} (the reduction of Section 4 of Duchi
+    et al. 2008: v itself if inside, else sign(v) times the simplex projection of |v|)."""
+    from .projections import project_l1_ball
+    r = Report("project_l1_ball")
+    rng = np.random.default_rng(6)
+    cases = [(np.array([0.1, -0.2]), 1.0), (np.array([2.0, -3.0, 0.5]), 1.0), (rng.normal(size=200), 5.0),
+             (rng.normal(size=200), 500.0)]
+    for k, (v, z) in enumerate(cases):
+        _compare(r, f"case {k + 1}: n = {v.size}, z = {z}", project_l1_ball(v, z, method="sort"),
+                 lambda v=v, z=z: f(v.copy(), z))
+    r.finish()
+
+
+# ---------------------------------------------------------------------------------------------- chapter 5
+def check_smg_update(f):
+    """``f(w, g, eta, F1)`` = update (3) of Kakade, Foster & Even-Dar: w_i (1 - eta g_i + eta Z),
+    Z = <w, g>/F1 (w on the simplex of scale F1)."""
+    r = Report("smg_update")
+    rng = np.random.default_rng(7)
+    for d, F1, eta in ((3, 1.0, 0.1), (50, 4.0, 0.05), (1000, 2.0, 0.125)):
+        w = rng.dirichlet(np.ones(d)) * F1
+        g = rng.uniform(-1, 1, d)
+        expected = w * (1 - eta * g + eta * float(w @ g) / F1)
+        _compare(r, f"d = {d}, F1 = {F1}, eta = {eta}", expected, lambda w=w, g=g, eta=eta, F1=F1:
+                 f(w.copy(), g.copy(), eta, F1))
+        try:
+            s = float(np.sum(f(w.copy(), g.copy(), eta, F1)))
+            if abs(s - F1) > 1e-9 * F1:
+                r.fail(f"d = {d}: sum of the new weights", f"expected {_fmt(F1)}, got {_fmt(s)}")
+            else:
+                r.ok(f"d = {d}: the new weights still sum to F1")
+        except NotImplementedError:
+            raise
+        except Exception as err:
+            r.fail(f"d = {d}: sum of the new weights", f"raised {type(err).__name__}: {err}")
+    r.finish()
+
+
+def check_smg_regret_bound(f):
+    """``f(T, d, F1, G_inf)`` = Theorem 2.3's noiseless regret bound 4 F1 G_inf sqrt(log d / T)."""
+    from .theory import kakade_foster_evendar as kfe
+    r = Report("smg_regret_bound")
+    for T, d, F1, G in ((1000, 10, 1.0, 1.0), (10 ** 5, 2001, 4.0, 1.0), (500, 3, 2.5, 0.5)):
+        _compare(r, f"T = {T}, d = {d}, F1 = {F1}, G_inf = {G}", kfe.smg_regret_bound(T, d, F1, G),
+                 lambda T=T, d=d, F1=F1, G=G: f(T, d, F1, G))
+    r.finish()
+
+
+# ---------------------------------------------------------------------------------------------- notebooks
+_BLOCK = re.compile(r"^([ \t]*)" + re.escape(SOLUTION_BEGIN) + r"[^\n]*\n.*?^[ \t]*" + re.escape(SOLUTION_END)
+                    + r"[^\n]*$", re.S | re.M)
+
+
+def student_source(source: str) -> str:
+    """Replace every ``# BEGIN SOLUTION`` ... ``# END SOLUTION`` block by the placeholder (same indentation)."""
+    if source.count(SOLUTION_BEGIN) != source.count(SOLUTION_END):
+        raise ValueError("unbalanced BEGIN/END SOLUTION markers in a cell")
+    return _BLOCK.sub(lambda m: m.group(1) + PLACEHOLDER, source)
+
+
+def make_student_notebook(solution):
+    """The student's version of a solution notebook (an ``nbformat`` NotebookNode): solution blocks replaced by
+    the placeholder, every output and execution count cleared, cells tagged ``solution-only`` removed."""
+    nb = copy.deepcopy(solution)
+    cells = []
+    for cell in nb.cells:
+        if "solution-only" in cell.get("metadata", {}).get("tags", []):
+            continue
+        if cell.cell_type == "code":
+            cell.source = student_source(cell.source)
+            cell.outputs = []
+            cell.execution_count = None
+        cells.append(cell)
+    nb.cells = cells
+    return nb
+
+
+def write_student_versions(solution_dir, student_dir):
+    """Write the student's version of every ``*.ipynb`` in ``solution_dir`` to ``student_dir`` (same names)."""
+    import pathlib
+
+    import nbformat
+    src, dst = pathlib.Path(solution_dir), pathlib.Path(student_dir)
+    dst.mkdir(parents=True, exist_ok=True)
+    written = []
+    for path in sorted(src.glob("*.ipynb")):
+        nb = make_student_notebook(nbformat.read(path, as_version=4))
+        nbformat.write(nb, dst / path.name)
+        written.append(dst / path.name)
+    return written
+
+
+def execute_notebook(path, timeout=600):
+    """Run every cell of the notebook at ``path`` (in its own folder) and store the outputs in place (needs
+    nbclient, which Jupyter Book installs)."""
+    import pathlib
+
+    import nbformat
+    from nbclient import NotebookClient
+    path = pathlib.Path(path)
+    nb = nbformat.read(path, as_version=4)
+    NotebookClient(nb, timeout=timeout, kernel_name="python3",
+                   resources={"metadata": {"path": str(path.parent)}}).execute()
+    nbformat.write(nb, path)
+    return path
+
+
+def main(argv=None):
+    """``python -m l1lab.exercises execute NOTEBOOK...`` runs solution notebooks and stores their outputs;
+    ``python -m l1lab.exercises students SOLUTION_DIR STUDENT_DIR`` writes the student versions."""
+    import argparse
+    parser = argparse.ArgumentParser(prog="python -m l1lab.exercises", description=main.__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+    ex = sub.add_parser("execute", help="run notebooks and store their outputs in place")
+    ex.add_argument("notebooks", nargs="+")
+    st = sub.add_parser("students", help="write the student version of every solution notebook")
+    st.add_argument("solution_dir")
+    st.add_argument("student_dir")
+    args = parser.parse_args(argv)
+    if args.command == "execute":
+        for p in args.notebooks:
+            print(f"executed {execute_notebook(p)}")
+    else:
+        for p in write_student_versions(args.solution_dir, args.student_dir):
+            print(f"wrote {p}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,172 @@
+"""l1lab.exercises: the checkers accept l1lab's references and reject wrong answers with deterministic text, the
+student notebooks are the solutions with the answers removed, and ``pytest --nbval`` passes on the solutions
+(with their stored outputs) and fails on the student versions and on a wrong solution."""
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+import nbformat
+import numpy as np
+import pytest
+
+from l1lab import exercises as E
+from l1lab.links import link_inverse
+from l1lab.losses import soft_threshold
+from l1lab.projections import project_l1_ball, project_simplex
+from l1lab.theory import kakade_foster_evendar as kfe
+from l1lab.theory import shalev_shwartz_tewari as sst
+
+ROOT = Path(__file__).resolve().parents[1]
+SOLUTIONS = ROOT / "chapters" / "exercises" / "solutions"
+STUDENT = ROOT / "chapters" / "exercises" / "student"
+CHAPTERS = ("l1_problem", "scd", "smidas", "projections", "exponentiated")
+
+
+def _objective(X, y, w, lam, loss):
+    a = X @ w
+    val = 0.5 * (a - y) ** 2 if loss == "squared" else np.logaddexp(0, -y * a)
+    return val.mean() + lam * np.abs(w).sum()
+
+
+def _scd_step(X, y, w, j, lam, beta, loss):
+    a = X @ w
+    lp = a - y if loss == "squared" else -y / (1 + np.exp(y * a))
+    w = w.copy()
+    w[j] = soft_threshold(w[j] - X[:, j] @ lp / X.shape[0] / beta, lam / beta)
+    return w
+
+
+RIGHT = {
+    E.check_soft_threshold: lambda w, tau: soft_threshold(w, tau),
+    E.check_objective: _objective,
+    E.check_lambda_max: lambda X, y, loss: np.abs(X.T @ (-y if loss == "squared" else -y / 2)).max() / X.shape[0],
+    E.check_scd_step: _scd_step,
+    E.check_scd_bound: lambda T, d, beta, w, P0: sst.scd_expected_gap_bound(T, d, sst.scd_psi0(beta, w, P0)),
+    E.check_link_inverse: link_inverse,
+    E.check_project_simplex: lambda v, z: project_simplex(v, z),
+    E.check_project_l1_ball: lambda v, z: project_l1_ball(v, z),
+    E.check_smg_update: lambda w, g, eta, F1: w * (1 - eta * g + eta * (w @ g) / F1),
+    E.check_smg_regret_bound: lambda T, d, F1, G: kfe.smg_regret_bound(T, d, F1, G),
+}
+
+
+def _scd_step_in_place(X, y, w, j, lam, beta, loss):
+    new = _scd_step(X, y, w, j, lam, beta, loss)
+    w[:] = new          # right values, but it modifies the caller's w
+    return new
+
+
+WRONG = {
+    E.check_soft_threshold: lambda w, tau: np.maximum(np.asarray(w) - tau, 0.0),       # forgets negative w
+    E.check_objective: lambda X, y, w, lam, loss: _objective(X, y, w, lam, loss) - lam * np.abs(w).sum(),
+    E.check_lambda_max: lambda X, y, loss: np.abs(X.T @ y).max() / X.shape[0],          # logistic's 1/2 missing
+    E.check_scd_step: _scd_step_in_place,
+    E.check_scd_bound: lambda T, d, beta, w, P0: d * (beta / 2 * w @ w + P0) / (T + 2),  # T + 2, not T + 1
+    E.check_link_inverse: lambda th, p: np.sign(th) * np.abs(th) ** (p - 1),            # no normalization
+    E.check_project_simplex: lambda v, z: np.maximum(v - (v.sum() - z) / v.size, 0),     # one-shot shift
+    E.check_project_l1_ball: lambda v, z: v * min(1.0, z / np.abs(v).sum()),           # scaling, not projection
+    E.check_smg_update: lambda w, g, eta, F1: w * (1 - eta * g),                        # no normalization
+    E.check_smg_regret_bound: lambda T, d, F1, G: 4 * F1 * G * math.sqrt(math.log2(d) / T),
+}
+
+
+@pytest.mark.parametrize("checker", list(RIGHT), ids=lambda c: c.__name__)
+def test_checkers_accept_the_references(checker, capsys):
+    assert checker(RIGHT[checker]) is None
+    out = capsys.readouterr().out.splitlines()
+    assert out[-1].endswith("checks passed") and all(line.startswith("✔") for line in out[:-1])
+    n = len(out) - 1
+    assert out[-1].split(": ")[-1] == f"{n}/{n} checks passed"
+
+
+@pytest.mark.parametrize("checker", list(WRONG), ids=lambda c: c.__name__)
+def test_checkers_reject_wrong_answers_deterministically(checker, capsys):
+    with pytest.raises(E.ExerciseFailed, match="✘"):
+        checker(WRONG[checker])
+    first = capsys.readouterr().out
+    assert "✘" in first
+    with pytest.raises(E.ExerciseFailed):
+        checker(WRONG[checker])
+    assert capsys.readouterr().out == first            # no timings or addresses: the same text every time
+
+
+def test_unfilled_and_crashing_answers():
+    def unfilled(*args):
+        raise NotImplementedError("your code here")
+    with pytest.raises(NotImplementedError):
+        E.check_soft_threshold(unfilled)
+    with pytest.raises(E.ExerciseFailed, match="raised ZeroDivisionError"):
+        E.check_smg_regret_bound(lambda T, d, F1, G: 1 / 0)
+    with pytest.raises(E.ExerciseFailed, match="expected shape"):
+        E.check_project_simplex(lambda v, z: v[:1])
+
+
+def test_constants():
+    E.check_constant("rho_14_squared", 2.0)
+    E.check_constant("rho_13_logistic", 1.0)
+    E.check_constant("beta_logistic", 0.25)
+    E.check_constant("kappa_smidas_d1000", (2 * math.log(1000) - 1) * 1000 ** (1 / math.log(1000)))
+    with pytest.raises(E.ExerciseFailed):
+        E.check_constant("rho_14_squared", 4.0)     # the paper's constant is for (a - y)^2
+    with pytest.raises(ValueError, match="unknown constant"):
+        E.check_constant("rho", 1.0)
+
+
+def test_student_source():
+    src = "def f(x):\n    y = 1\n    # BEGIN SOLUTION\n    return x + y\n    # END SOLUTION\n\nprint(f)"
+    assert E.student_source(src) == f"def f(x):\n    y = 1\n    {E.PLACEHOLDER}\n\nprint(f)"
+    assert E.student_source("# BEGIN SOLUTION\nx = 1\n# END SOLUTION") == E.PLACEHOLDER
+    with pytest.raises(ValueError, match="unbalanced"):
+        E.student_source("# BEGIN SOLUTION\nx = 1\n")
+
+
+def test_student_notebooks_are_the_solutions_without_answers():
+    for name in CHAPTERS:
+        sol = nbformat.read(SOLUTIONS / f"{name}.ipynb", as_version=4)
+        stu = nbformat.read(STUDENT / f"{name}.ipynb", as_version=4)
+        assert stu == E.make_student_notebook(sol), f"{name}: regenerate with python -m l1lab.exercises students ..."
+        assert sum(E.SOLUTION_BEGIN in c.source for c in sol.cells if c.cell_type == "code") >= 2
+        assert not any(E.SOLUTION_BEGIN in c.source for c in stu.cells)
+        assert all(not c.get("outputs") for c in stu.cells if c.cell_type == "code")
+        # the solutions are stored with the checkers' all-pass output
+        text = "".join(o.get("text", "") for c in sol.cells if c.cell_type == "code" for o in c.outputs)
+        assert "checks passed" in text and "✘" not in text
+
+
+def _nbval(*paths):
+    return subprocess.run([sys.executable, "-m", "pytest", "--nbval", "-q", "-p", "no:cacheprovider", *map(str, paths)],
+                          cwd=ROOT, capture_output=True, text=True, timeout=600)
+
+
+def test_nbval_passes_on_solutions_and_fails_on_students_and_wrong_answers(tmp_path):
+    ok = _nbval(SOLUTIONS)
+    assert ok.returncode == 0, ok.stdout[-3000:]
+    bad = _nbval(STUDENT)
+    assert bad.returncode != 0
+    assert "NotImplementedError" in bad.stdout
+    # a solution with a wrong answer, its outputs stored from the right one: the checker's exception fails it
+    nb = nbformat.read(SOLUTIONS / "projections.ipynb", as_version=4)
+    for cell in nb.cells:
+        cell.source = cell.source.replace("theta = cums[rho] / (rho + 1)", "theta = cums[rho] / rho")
+    wrong = tmp_path / "projections.ipynb"
+    nbformat.write(nb, wrong)
+    res = _nbval(wrong)
+    assert res.returncode != 0 and "ExerciseFailed" in res.stdout
+
+
+def test_command_line_writes_the_student_versions(tmp_path, capsys):
+    E.main(["students", str(SOLUTIONS), str(tmp_path)])
+    assert "wrote" in capsys.readouterr().out
+    for name in CHAPTERS:
+        assert nbformat.read(tmp_path / f"{name}.ipynb", as_version=4) == \
+            nbformat.read(STUDENT / f"{name}.ipynb", as_version=4)
+    with pytest.raises(SystemExit):
+        E.main(["grade"])
+
+
+def test_student_folder_is_skipped_unless_named():
+    res = subprocess.run([sys.executable, "-m", "pytest", "--nbval-lax", "--collect-only", "-q", "-p",
+                          "no:cacheprovider", "chapters/exercises"], cwd=ROOT, capture_output=True, text=True,
+                         timeout=300)
+    assert res.returncode == 0 and "solutions/scd.ipynb" in res.stdout and "student/" not in res.stdout
