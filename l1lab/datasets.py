@@ -120,3 +120,11 @@ def add_random_features(X, n_extra=1000, kind="sparse", prob=0.05, seed=0):
     if sp.issparse(X):
         return sp.hstack([X, sp.csr_matrix(extra)], format="csr")
     return np.hstack([np.asarray(X, dtype=np.float64), extra])
+
+
+def load_dataset(name, **kwargs):
+    """The real data sets of Section 4 (DUKE, ARCENE, MAGIC04/S/D) and RCV1/CCAT, downloaded, verified and cached;
+    see :func:`l1lab.datasets_real.load_dataset` (e.g. ``load_dataset("magic04d", allow_offline=True)``)."""
+    from .datasets_real import load_dataset as _load
+
+    return _load(name, **kwargs)
