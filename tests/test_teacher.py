@@ -143,3 +143,38 @@ def test_excess_risk_batches_rows_and_checks_input():
     assert np.all(e > 0) and np.all(T.excess_risk_error_bound(M) < 1e-5)
     with pytest.raises(ValueError, match="finite"):
         T.excess_risk(np.array([np.nan, 1.0, 0.0]))
+
+
+# ---------------------------------------------------------------------------------------------- Cor. 3.1, 4.1
+def test_corollary_41_one_pass_risk_bound_over_seeds():
+    """Corollary 4.1: one pass of SMG over T fresh examples with Theorem 2.3's step; the excess risk of the
+    averaged decision is below 4 F1 G (sqrt(log d/T) + sqrt(2 log(1/delta)/T)) for (at least) a 1 - delta
+    fraction of 20 seeds -- in fact for all of them, and the mean is far below the delta-free level."""
+    d, p, beta, n, delta = 40, 2, 2.0, 400, 0.05
+    F1, d_smg = beta * p, 2 * d + 1
+    eta = kfe.smg_eta(n, d_smg, 1.0)
+    ex = np.array([T.excess_risk(T.smg_stream(d, n, eta, F1, p, beta, seed=100 + s)[1]) for s in range(20)])
+    bound = kfe.cor41_risk_bound(n, d_smg, F1, 1.0, delta)
+    assert np.all(ex <= bound)
+    assert ex.mean() <= kfe.cor41_risk_bound(n, d_smg, F1, 1.0, None)
+    assert bound > kfe.cor41_risk_bound(n, d_smg, F1, 1.0, None)      # the delta term is positive
+
+
+def test_corollary_31_averaging_on_a_fixed_convex_function():
+    """Corollary 3.1: c = the mean logistic loss over a fixed pool of 200 examples; SMG gets the gradient of a
+    uniformly drawn example (unbiased for grad c).  c(average) - min over the l1 ball of c is below the bound
+    for every one of 20 seeds."""
+    from l1lab.solvers.online import best_fixed_decision
+    d, p, beta, n, delta = 30, 2, 2.0, 600, 0.05
+    pool = T.teacher_problem(200, d, p, beta, seed=9)
+    F1, d_smg = beta * p, 2 * d + 1
+    eta = kfe.smg_eta(n, d_smg, 1.0)
+    c_star = best_fixed_decision(pool, np.arange(pool.m), "l1_ball", F1, max_iter=3000)[1]
+    gaps = []
+    for s in range(20):
+        w_avg = smg(pool, eta, F1, n_steps=n, seed=s).w_avg
+        gaps.append(pool.smooth(w_avg) - c_star)
+    gaps = np.array(gaps)
+    assert np.all(gaps >= -1e-9)
+    assert np.all(gaps <= kfe.cor31_bound(n, d_smg, F1, 1.0, delta))
+    assert gaps.mean() <= kfe.cor31_limsup(n, d_smg, F1, 1.0)

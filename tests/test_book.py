@@ -1,0 +1,84 @@
+"""The book's configuration and sources: what a broken build, a silently dropped launch button or a missing
+citation would otherwise only show after a full build (the built pages are checked by ``tests_html``)."""
+import json
+import re
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+COLAB_MARK = '"google.colab" in sys.modules'
+
+
+def _config():
+    return yaml.safe_load((ROOT / "_config.yml").read_text())
+
+
+def _toc_files():
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
+    files = [toc["root"]]
+    for part in toc["parts"]:
+        for ch in part["chapters"]:
+            files.append(ch["file"])
+            files.extend(s["file"] for s in ch.get("sections", []))
+    return files
+
+
+def _source(page):
+    for ext in (".ipynb", ".md"):
+        if (ROOT / f"{page}{ext}").exists():
+            return ROOT / f"{page}{ext}"
+    raise AssertionError(f"{page} is in _toc.yml but neither {page}.ipynb nor {page}.md exists")
+
+
+def _notebooks():
+    return [p for p in map(_source, _toc_files()) if p.suffix == ".ipynb"]
+
+
+def test_jupyter_book_1_and_launch_buttons_at_top_level():
+    req = (ROOT / "requirements.txt").read_text()
+    assert re.search(r"^jupyter-book>=1\.0\.4\.post1,<2\s*$", req, re.M), "pin jupyter-book>=1.0.4.post1,<2"
+    assert re.search(r"^ipywidgets>=8", req, re.M), "ipywidgets 8 (the widgets' API)"
+    cfg = _config()
+    lb = cfg["launch_buttons"]
+    assert lb["binderhub_url"] == "https://mybinder.org" and lb["colab_url"].startswith("https://colab")
+    theme = cfg.get("sphinx", {}).get("config", {}).get("html_theme_options", {})
+    assert "launch_buttons" not in theme, "launch_buttons inside html_theme_options are silently dropped"
+    assert cfg["repository"]["url"].startswith("https://github.com/")
+    assert cfg["execute"]["execute_notebooks"] in ("cache", "force")
+
+
+def test_binder_can_build_the_environment():
+    # repo2docker installs requirements.txt (ending with the package itself) on the Python of runtime.txt
+    assert (ROOT / "runtime.txt").read_text().strip() == "python-3.11"
+    assert (ROOT / "requirements.txt").read_text().strip().splitlines()[-1].strip() == "-e ."
+
+
+def test_every_chapter_notebook_installs_l1lab_on_colab_first_and_is_stored_without_outputs():
+    for nb_path in _notebooks():
+        cells = json.loads(nb_path.read_text())["cells"]
+        code = [c for c in cells if c["cell_type"] == "code"]
+        first = "".join(code[0]["source"])
+        assert COLAB_MARK in first and "%pip install" in first, f"{nb_path.name}: first code cell must install on Colab"
+        assert "remove-cell" in code[0]["metadata"].get("tags", []), f"{nb_path.name}: hide the install cell"
+        assert not any(c.get("outputs") for c in code), f"{nb_path.name}: store chapters without outputs"
+
+
+def test_every_citation_is_in_the_bibliography():
+    keys = set(re.findall(r"^@\w+\{([^,]+),", (ROOT / "references.bib").read_text(), re.M))
+    cited = {}
+    for page in _toc_files():
+        text = _source(page).read_text()
+        for group in re.findall(r"\{cite(?::[pt])?\}`([^`]+)`", text):
+            for key in group.split(","):
+                cited.setdefault(key.strip(), page)
+    missing = {k: p for k, p in cited.items() if k not in keys}
+    assert not missing, f"cited but not in references.bib: {missing}"
+
+
+def test_every_prf_label_is_unique_across_the_book():
+    seen = {}
+    for page in _toc_files():
+        for label in re.findall(r":label: ([\w-]+)", _source(page).read_text()):
+            assert label not in seen, f"label {label} in {page} and {seen[label]}"
+            seen[label] = page
