@@ -179,7 +179,9 @@ def _pgs_chunk(code, indptr, indices, data, y, batches, lam, st, wsum, mark, g, 
 
     st (float64 state vector): [0] t, steps done; [1] M, the scale of u = |lambda|/M; [2] S = sum_j u_j^q;
     [3] c_t; [4] Csum = sum of c_r for the averaged output (in units of the current M); [5] S_abs, the sum of
-    |terms| added and removed since the last exact recompute; [6] touched coordinates since then.
+    |terms| added and removed since the last exact recompute; [6] touched coordinates since then; [7] S right
+    after that recompute.  The recompute also runs when S grows 1024-fold: c_t ~ S^((p-2)/p) then shrinks, and
+    for p near 1 a large drop of c would let the lazy differences Csum - mark_j cancel.
     Averaged output (wsum of length n): wsum_j + phi_j(lambda_j) (Csum - mark_j) is sum_{r<t} w_r; a
     coordinate's pending contribution is flushed before lambda_j changes.  Returns the data accesses.
     """
@@ -194,6 +196,7 @@ def _pgs_chunk(code, indptr, indices, data, y, batches, lam, st, wsum, mark, g, 
     csum = st[4]
     S_abs = st[5]
     touched = st[6]
+    S_ref = st[7]
     low = 2.0 ** (-min(2.0 * q, 1000.0))
     accesses = 0
     inv_k = 1.0 / k
@@ -236,7 +239,7 @@ def _pgs_chunk(code, indptr, indices, data, y, batches, lam, st, wsum, mark, g, 
                 touched += 1.0
         t += 1.0
         if not refresh:
-            if touched >= n_refresh or S < low or S < 1e-6 * S_abs:
+            if touched >= n_refresh or S < low or S < 1e-6 * S_abs or S > 1024.0 * S_ref:
                 refresh = True
         if refresh:
             # exact recompute: flush the averaged sum in the old units, then a new scale M = max |lambda_j|
@@ -256,6 +259,7 @@ def _pgs_chunk(code, indptr, indices, data, y, batches, lam, st, wsum, mark, g, 
                     if lam[j] != 0.0:
                         S += _term(lam[j], inv_M, euclid, q)
             S_abs = S
+            S_ref = S
             touched = 0.0
         c = _scale_c(S, M, t, sigma, p, B)
     st[0] = t
@@ -265,6 +269,7 @@ def _pgs_chunk(code, indptr, indices, data, y, batches, lam, st, wsum, mark, g, 
     st[4] = csum
     st[5] = S_abs
     st[6] = touched
+    st[7] = S_ref
     return accesses
 
 
@@ -309,7 +314,7 @@ class _State:
         self.arrays = problem.csr_arrays()
         n = problem.d
         self.lam = np.zeros(n)
-        self.st = np.zeros(7)
+        self.st = np.zeros(8)
         self.wsum = np.zeros(n) if average else _EMPTY_F
         self.mark = np.zeros(n) if average else _EMPTY_F
         self.n_refresh = float(max(n, 64))
