@@ -395,7 +395,7 @@ def _download(remote: RemoteFile, path: Path, timeout, progress):
             with os.fdopen(fd, "wb") as out, urllib.request.urlopen(request, timeout=timeout) as resp:
                 length = resp.headers.get("Content-Length")
                 total = int(length) if length and length.strip().isdigit() else None
-                from tqdm.auto import tqdm
+                from tqdm import tqdm
 
                 with tqdm(total=total, unit="B", unit_scale=True, desc=remote.name, leave=False,
                           disable=(progress is False) or None, delay=1.0) as bar:
