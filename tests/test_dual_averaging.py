@@ -8,7 +8,7 @@ from scipy.optimize import minimize
 from l1lab import Problem
 from l1lab.datasets import make_classification
 from l1lab.links import link_inverse
-from l1lab.projections import project_l1_ball
+from l1lab.projections import l1_ball_threshold, project_l1_ball
 from l1lab.solvers import _da_kernels as K
 from l1lab.solvers import dual_averaging as da
 from l1lab.theory import agarwal2012 as th
@@ -75,29 +75,49 @@ def test_update_6_is_the_numerical_argmin_of_4(d, p):
     assert cases["interior"] > 0 and cases["boundary"] > 0, cases
 
 
-def test_update_6_kernel_matches_closed_form_including_rescaling():
+def test_powers_match_numpy():
+    """The vectorized power of the kernels: relative error at most 3e-16 (|log u^e| + 4) -- a few ulps for the
+    entries that matter (u near 1), 2.2e-13 at worst -- where the result is a normal number; 0 for 0 and flushed
+    to 0 below ~1e-307."""
+    rng = np.random.default_rng(0)
+    u = np.concatenate([rng.random(3000), 10 ** rng.uniform(-330, 3, 3000), [0.0, 1.0, 0.5, 5e-324, 2.0 ** -1022]])
+    ib = np.zeros(u.size, dtype=np.int64)
+    for e in (1.0, 1.05, 2.0, math.e, 14.2, 20.19, 37.0):
+        out = np.empty_like(u)
+        K.powers(u, e, out, ib)
+        with np.errstate(under="ignore", over="ignore"):
+            ref = u ** e
+        big = (ref > 1e-300) & np.isfinite(ref) & (u < 1e300 ** (1 / e))
+        rel = np.abs(out[big] / ref[big] - 1)
+        assert np.all(rel <= 3e-16 * (np.abs(np.log(ref[big])) + 4)), (e, rel.max())
+        assert np.all(out[ref <= 1e-300] <= 1e-300) and out[u == 0].max() == 0.0
+        same = u.copy()
+        K.powers(same, e, same, ib)  # in place
+        np.testing.assert_array_equal(same, out)
+
+
+def test_update_6_kernel_matches_closed_form():
     d = 200
     rng = np.random.default_rng(0)
     p = th.prox_exponent(d)
     q = p / (p - 1)
-    for scale in (0.0, 1.0, 1e-6, 1e6):  # 0: no previous scale; 1e+-6: the powers must be recomputed
-        mu = rng.standard_normal(d) * 3.0
+    scratch = (np.zeros(d), np.zeros(d), np.zeros(d, dtype=np.int64))
+    for size in (1e-200, 1.0, 1e200):
+        mu = rng.standard_normal(d) * size
         y = rng.standard_normal(d)
-        theta, tsum, w, nu = np.zeros(d), np.zeros(d), np.zeros(d), np.zeros(d)
-        st = np.array([scale * np.max(np.abs(mu))])
-        for alpha in (0.001, 10.0):
-            ratio = K.radar_step(theta, mu.copy(), nu, y, tsum, w, st.copy(), 0.0, alpha, 1.5, q, 1 / (q - 1), -1)
+        theta, tsum, nu = np.zeros(d), np.zeros(d), np.zeros(d)
+        for alpha in (1e-3 / size, 10.0 / size):
+            ratio = K.radar_step(theta, mu.copy(), nu, y, tsum, *scratch, 0.0, alpha, 1.5, q, 1 / (q - 1))
             ref = da.radar_update(mu, y, 1.5, alpha, p)
-            np.testing.assert_allclose(theta, ref, rtol=1e-12, atol=1e-13)
+            np.testing.assert_allclose(theta, ref, rtol=1e-11, atol=1e-13)
             assert ratio == pytest.approx(pnorm(theta - y, p) / 1.5, rel=1e-10)
             np.testing.assert_array_equal(nu, np.sign(theta))
     # the l1 sub-gradient enters as mu + lam nu
     nu = np.sign(rng.standard_normal(d))
     mu = rng.standard_normal(d)
     theta = np.zeros(d)
-    K.radar_step(theta, mu.copy(), nu.copy(), y, np.zeros(d), np.zeros(d), np.zeros(1), 0.7, 0.01, 2.0, q,
-                 1 / (q - 1), -1)
-    np.testing.assert_allclose(theta, da.radar_update(mu + 0.7 * nu, y, 2.0, 0.01, p), rtol=1e-12, atol=1e-13)
+    K.radar_step(theta, mu.copy(), nu.copy(), y, np.zeros(d), *scratch, 0.7, 0.01, 2.0, q, 1 / (q - 1))
+    np.testing.assert_allclose(theta, da.radar_update(mu + 0.7 * nu, y, 2.0, 0.01, p), rtol=1e-11, atol=1e-13)
 
 
 # ------------------------------------------------------------------------ a plain numpy Algorithm 1
@@ -203,8 +223,8 @@ def test_rda_closed_form_is_the_argmin_and_matches_plain_numpy():
     for _ in range(5):
         gsum = rng.standard_normal(d) * 3
         t, lam, beta = 4.0, 0.4, 0.7
-        theta, act, w = np.zeros(d), np.zeros(d, dtype=np.int64), np.zeros(d)
-        K.rda_step(theta, gsum, np.zeros(d), act, w, t, lam, beta, q, 1 / (q - 1), -1)
+        theta, act, ib = np.zeros(d), np.zeros(d, dtype=np.int64), np.zeros(d, dtype=np.int64)
+        K.rda_step(theta, gsum, np.zeros(d), act, np.zeros(d), np.zeros(d), ib, t, lam, beta, q, 1 / (q - 1))
         c = beta * math.sqrt(t) / t / (p - 1)
 
         def f(z):  # theta = z+ - z-, smooth in (z+, z-) >= 0
@@ -243,6 +263,23 @@ def test_sgd_is_projected_gradient_onto_the_l1_ball(schedule):
         w = project_l1_ball(w - eta * prob.loss.deriv(prob.X[i] @ w, prob.y[i]) * prob.X[i], 2.0)
     np.testing.assert_allclose(res.theta, w, rtol=1e-10, atol=1e-13)
     assert np.abs(res.theta).sum() <= 2.0 * (1 + 1e-12)
+
+
+def test_warm_started_l1_ball_threshold_is_project_l1_balls():
+    rng = np.random.default_rng(4)
+    for d, z in [(10, 0.5), (1000, 3.0), (5000, 0.01), (200, 150.0)]:
+        v = rng.standard_normal(d) * rng.choice([0.01, 1.0, 100.0], d)
+        u = np.abs(v)
+        if u.sum() <= z:
+            continue
+        ref = l1_ball_threshold(v, z)
+        for guess in (0.0, ref, 0.5 * ref, 2 * ref, 1e9):
+            for passes in (50, 0):  # 0 passes: the pivoting fallback
+                assert K.l1_ball_threshold_warm(u, u.sum(), z, guess, passes) == pytest.approx(ref, rel=1e-12)
+        theta, tsum = v.copy(), np.zeros(d)
+        K.l1_ball_step(theta, tsum, z, np.zeros(d), np.array([0.3 * ref]))
+        np.testing.assert_allclose(theta, project_l1_ball(v, z), rtol=1e-12, atol=1e-15)
+        np.testing.assert_array_equal(tsum, theta)
 
 
 # ------------------------------------------------------------------- the comparison of Figure 1(a)

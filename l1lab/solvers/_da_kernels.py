@@ -3,18 +3,93 @@
 Every kernel runs the steps k0 <= k < k1 of one segment, in place, for either a dense block of fresh samples
 (``*_dense``: rows X[k], targets y[k]) or a finite pool (``*_pool``: CSR rows of X picked by ``order[k]``).
 The O(d) part of a step (the prox-mapping or the projection) is shared by both through ``*_step`` helpers.
-Powers |u|^(q-1) are the cost that matters (one general pow per coordinate and step); they are repeated
-squarings when q - 1 is an integer (``iqm1 >= 0``).
+
+The cost that matters is one power |mu_j/M|^(q-1) per coordinate and step (q = 2 log d is not an integer).
+:func:`powers` computes them with a vectorizable exp/log (exponent-bit extraction, an atanh series for the
+logarithm of the mantissa, Cody-Waite reduction and a Taylor polynomial for the exponential): about 5 times
+faster than libm's pow at d = 40 000, with relative error at most 3e-16 (|log u^e| + 4): a few ulps for the
+entries near the maximum, which dominate the update, 2.2e-13 at worst (checked in the tests against numpy).
 """
 import math
 
+import numpy as np
 from numba import njit
 
 from ..losses import loss_deriv
-from ..projections import _abs_and_sum, _support_threshold_kernel, _threshold_condat
-from ._mirror_kernels import pow_pm1
+from ..projections import _support_threshold_kernel, _threshold_pivot
+
+_MANTISSA = (1 << 52) - 1
+_ONE_EXPONENT = 1023 << 52
 
 
+# ------------------------------------------------------------------------------------------ powers
+@njit(cache=True, fastmath={"contract"}, error_model="numpy")
+def _powers_core(u, ub, e, out, ib):
+    """out_j = mantissa part of u_j^e, ib_j = its binary exponent << 52 (see :func:`powers`)."""
+    n = u.shape[0]
+    for j in range(n):
+        ib[j] = (ub[j] & _MANTISSA) | _ONE_EXPONENT  # the mantissa m in [1, 2), as bits
+    mf = ib.view(np.float64)
+    for j in range(n):
+        x = u[j]
+        m = mf[j]
+        k = float((ub[j] >> 52) - 1023)
+        big = m > 1.4142135623730951
+        m = m * 0.5 if big else m
+        k = k + 1.0 if big else k
+        z = (m - 1.0) / (m + 1.0)  # log m = 2 atanh(z), |z| <= 0.172
+        z2 = z * z
+        s = 1.0 / 23.0
+        s = s * z2 + 1.0 / 21.0
+        s = s * z2 + 1.0 / 19.0
+        s = s * z2 + 1.0 / 17.0
+        s = s * z2 + 1.0 / 15.0
+        s = s * z2 + 1.0 / 13.0
+        s = s * z2 + 1.0 / 11.0
+        s = s * z2 + 1.0 / 9.0
+        s = s * z2 + 1.0 / 7.0
+        s = s * z2 + 1.0 / 5.0
+        s = s * z2 + 1.0 / 3.0
+        s = s * z2 + 1.0
+        y = e * (k * 6.93147180369123816490e-01 + (k * 1.90821492927058770002e-10 + 2.0 * z * s))
+        ok = (y > -708.0) & (x > 0.0)
+        y = y if ok else 0.0
+        nn = math.floor(y * 1.4426950408889634 + 0.5)
+        r = (y - nn * 6.93147180369123816490e-01) - nn * 1.90821492927058770002e-10  # |r| <= log(2)/2
+        P = 1.0 / 6227020800.0
+        P = P * r + 1.0 / 479001600.0
+        P = P * r + 1.0 / 39916800.0
+        P = P * r + 1.0 / 3628800.0
+        P = P * r + 1.0 / 362880.0
+        P = P * r + 1.0 / 40320.0
+        P = P * r + 1.0 / 5040.0
+        P = P * r + 1.0 / 720.0
+        P = P * r + 1.0 / 120.0
+        P = P * r + 1.0 / 24.0
+        P = P * r + 1.0 / 6.0
+        P = P * r + 0.5
+        P = P * r + 1.0
+        P = P * r + 1.0
+        out[j] = P if ok else 0.0
+        ib[j] = int(nn) << 52
+
+
+@njit(cache=True)
+def _add_exponents(out, ib):
+    ob = out.view(np.int64)
+    for j in range(out.shape[0]):
+        ob[j] += ib[j]
+
+
+@njit(cache=True)
+def powers(u, e, out, ib):
+    """out = u ** e elementwise, for u >= 0 (finite, at most ~1e300^(1/e)) and e >= 1; ``ib`` is an int64 scratch
+    array of the same length.  0 ** e = 0, and results below ~1e-307 are flushed to 0.  ``out`` may be ``u``."""
+    _powers_core(u, u.view(np.int64), e, out, ib)
+    _add_exponents(out, ib)
+
+
+# ------------------------------------------------------------------------------------ small blocks
 @njit(cache=True, fastmath=True)
 def dot(a, b):
     """<a, b> for contiguous 1-d arrays (fastmath: vectorized, summation order differs from np.dot)."""
@@ -46,21 +121,40 @@ def _axpy_sparse(y, c, indices, data, lo, hi):
 
 
 # ------------------------------------------------------------------------------------------- RADAR / EDA
-@njit(cache=True)
-def _radar_powers(mu, w, M, qm1, iqm1):
-    """w_j = (|mu_j|/M)^(q-1); returns S = sum_j (|mu_j|/M)^q."""
-    inv_M = 1.0 / M
-    S = 0.0
+@njit(cache=True, fastmath=True)
+def _mu_pass(mu, nu, lam, a):
+    """mu += lam nu; a = |mu|."""
     for j in range(mu.shape[0]):
-        u = abs(mu[j]) * inv_M
-        r = pow_pm1(u, qm1, iqm1) if u > 0.0 else 0.0
-        w[j] = r
-        S += r * u
-    return S
+        m = mu[j] + lam * nu[j]
+        mu[j] = m
+        a[j] = abs(m)
+
+
+@njit(cache=True, fastmath=True)
+def _scale(u, c):
+    for j in range(u.shape[0]):
+        u[j] *= c
+
+
+@njit(cache=True, fastmath=True)
+def _dot_plain(a, b):
+    s = 0.0
+    for j in range(a.shape[0]):
+        s += a[j] * b[j]
+    return s
+
+
+@njit(cache=True, error_model="numpy")
+def _theta_pass(theta, mu, nu, center, tsum, w, kappa):
+    for j in range(theta.shape[0]):
+        th = center[j] - math.copysign(kappa * w[j], mu[j])
+        theta[j] = th
+        tsum[j] += th
+        nu[j] = (1.0 if th > 0.0 else 0.0) - (1.0 if th < 0.0 else 0.0)
 
 
 @njit(cache=True)
-def radar_step(theta, mu, nu, center, tsum, w, scale, lam, alpha, R, q, pm1, iqm1):
+def radar_step(theta, mu, nu, center, tsum, w, u, ib, lam, alpha, R, q, pm1):
     """mu += lam nu (the l1 sub-gradient of the previous iterate; the loss gradient is already in mu), then
     theta = argmin_{||theta - y||_p <= R} alpha <mu, theta> + ||theta - y||_p^2/(2 R^2 (p - 1))  (update (4)
     with the prox-function (5)), in closed form:
@@ -68,74 +162,54 @@ def radar_step(theta, mu, nu, center, tsum, w, scale, lam, alpha, R, q, pm1, iqm
         theta = y - alpha R^2 (p-1) grad(1/2 ||.||_q^2)(mu) / (1 + xi),
         1 + xi = max(1, alpha R (p-1) ||mu||_q),
 
-    with grad_j(1/2 ||mu||_q^2) = M S^((2-q)/q) sign(mu_j) (|mu_j|/M)^(q-1), S = sum_j (|mu_j|/M)^q, for any
-    scale M > 0.  M is the previous step's max|mu_j| (``scale[0]``), so that the update, the maximum and the
-    powers take one pass; the powers are recomputed with the new maximum only when it left [M/1e3, 1e3 M]
-    (where (|mu_j|/M)^(q-1) could lose digits to underflow or overflow).  Then nu = sign(theta) (0 where
-    theta_j = 0, the paper's choice) and tsum += theta.  Returns ||theta - y||_p / R."""
-    d = theta.shape[0]
-    qm1 = q - 1.0
-    M = scale[0]
-    inv_M = 1.0 / M if M > 0.0 else 0.0
-    Mx = 0.0
-    S = 0.0
-    for j in range(d):
-        m = mu[j] + lam * nu[j]
-        mu[j] = m
-        a = abs(m)
-        if a > Mx:
-            Mx = a
-        u = a * inv_M
-        r = pow_pm1(u, qm1, iqm1) if u > 0.0 else 0.0
-        w[j] = r
-        S += r * u
-    if Mx == 0.0:
-        for j in range(d):
-            th = center[j]
-            theta[j] = th
-            tsum[j] += th
-            nu[j] = (th > 0.0) - (th < 0.0)
-        scale[0] = 0.0
+    with grad_j(1/2 ||mu||_q^2) = M S^((2-q)/q) sign(mu_j) (|mu_j|/M)^(q-1), M = max|mu_j|,
+    S = sum_j (|mu_j|/M)^q (powers of numbers in [0, 1]: no overflow, harmless underflow).  Then
+    nu = sign(theta) (0 where theta_j = 0, the paper's choice) and tsum += theta.  w, u (float) and ib (int64)
+    are scratch arrays of length d; every pass is vectorized.  Returns ||theta - y||_p / R."""
+    _mu_pass(mu, nu, lam, u)
+    M = np.max(u)
+    if M == 0.0:
+        _theta_pass(theta, mu, nu, center, tsum, w, 0.0)
         return 0.0
-    if not (1e-3 * M <= Mx <= 1e3 * M):
-        M = Mx
-        S = _radar_powers(mu, w, M, qm1, iqm1)
-    scale[0] = Mx
+    _scale(u, 1.0 / M)
+    powers(u, q - 1.0, w, ib)
+    S = _dot_plain(w, u)
     norm_q = M * S ** (1.0 / q)
     ratio = alpha * R * pm1 * norm_q
     one_xi = ratio if ratio > 1.0 else 1.0
     kappa = alpha * R * R * pm1 * M * S ** ((2.0 - q) / q) / one_xi
-    for j in range(d):
-        th = center[j] - math.copysign(kappa * w[j], mu[j])
-        theta[j] = th
-        tsum[j] += th
-        nu[j] = (th > 0.0) - (th < 0.0)
+    _theta_pass(theta, mu, nu, center, tsum, w, kappa)
     return ratio / one_xi
 
 
+@njit(cache=True, fastmath=True)
+def _abs_diff(tsum, inv, theta_star, u):
+    for j in range(tsum.shape[0]):
+        u[j] = abs(tsum[j] * inv - theta_star[j])
+
+
+@njit(cache=True, fastmath=True)
+def _sum(u):
+    s = 0.0
+    for j in range(u.shape[0]):
+        s += u[j]
+    return s
+
+
 @njit(cache=True)
-def lp_distance_sq(tsum, te, theta_star, p):
-    """||tsum/te - theta*||_p^2 (scaled by its largest entry: no overflow or harmful underflow)."""
-    d = tsum.shape[0]
-    inv = 1.0 / te
-    M = 0.0
-    for j in range(d):
-        a = abs(tsum[j] * inv - theta_star[j])
-        if a > M:
-            M = a
+def lp_distance_sq(tsum, te, theta_star, p, u, ib):
+    """||tsum/te - theta*||_p^2 (scaled by its largest entry: no overflow or harmful underflow); u, ib scratch."""
+    _abs_diff(tsum, 1.0 / te, theta_star, u)
+    M = np.max(u)
     if M == 0.0:
         return 0.0
-    S = 0.0
-    inv_M = 1.0 / M
-    for j in range(d):
-        a = abs(tsum[j] * inv - theta_star[j]) * inv_M
-        if a > 0.0:
-            S += a ** p
-    return M * M * S ** (2.0 / p)
+    _scale(u, 1.0 / M)
+    powers(u, p, u, ib)
+    return M * M * _sum(u) ** (2.0 / p)
 
 
 @njit(cache=True)
-def _oracle(state, tsum, theta_star, p, target, check_frac):
+def _oracle(state, tsum, theta_star, p, target, check_frac, u, ib):
     """The paper's oracle rule, checked at t = state[1] (then every max(1, check_frac t) steps): end the
     epoch once ||tsum/t - theta*||_p^2 <= target = ||y_i - theta*||_p^2/2."""
     te = state[0]
@@ -143,14 +217,13 @@ def _oracle(state, tsum, theta_star, p, target, check_frac):
         return False
     step = int(check_frac * te)
     state[1] = te + (step if step > 1 else 1)
-    return lp_distance_sq(tsum, te, theta_star, p) <= target
+    return lp_distance_sq(tsum, te, theta_star, p, u, ib) <= target
 
 
 @njit(cache=True)
-def radar_dense(code, X, yv, k0, k1, theta, mu, nu, center, tsum, w, state, lam, a_i, R, q, pm1, iqm1,
+def radar_dense(code, X, yv, k0, k1, theta, mu, nu, center, tsum, w, u, ib, state, lam, a_i, R, q, pm1,
                 oracle, theta_star, p, target, check_frac):
-    """RADAR/EDA steps on fresh samples X[k0:k1]; state = [t in epoch, next oracle check, max ||theta-y||_p/R,
-    scale of the powers].
+    """RADAR/EDA steps on fresh samples X[k0:k1]; state = [t in epoch, next oracle check, max ||theta-y||_p/R].
     Returns (steps done, epoch ended by the oracle rule)."""
     for k in range(k0, k1):
         x = X[k]
@@ -158,17 +231,17 @@ def radar_dense(code, X, yv, k0, k1, theta, mu, nu, center, tsum, w, state, lam,
         if g != 0.0:
             axpy(mu, g, x)
         state[0] += 1
-        r = radar_step(theta, mu, nu, center, tsum, w, state[3:4], lam, a_i / math.sqrt(state[0]), R, q, pm1, iqm1)
+        r = radar_step(theta, mu, nu, center, tsum, w, u, ib, lam, a_i / math.sqrt(state[0]), R, q, pm1)
         if r > state[2]:
             state[2] = r
-        if oracle and _oracle(state, tsum, theta_star, p, target, check_frac):
+        if oracle and _oracle(state, tsum, theta_star, p, target, check_frac, u, ib):
             return k - k0 + 1, True
     return k1 - k0, False
 
 
 @njit(cache=True)
-def radar_pool(code, indptr, indices, data, yv, order, k0, k1, theta, mu, nu, center, tsum, w, state, lam, a_i,
-               R, q, pm1, iqm1, oracle, theta_star, p, target, check_frac):
+def radar_pool(code, indptr, indices, data, yv, order, k0, k1, theta, mu, nu, center, tsum, w, u, ib, state, lam,
+               a_i, R, q, pm1, oracle, theta_star, p, target, check_frac):
     """RADAR/EDA steps on pool samples order[k0:k1] (CSR rows)."""
     for k in range(k0, k1):
         i = order[k]
@@ -177,20 +250,21 @@ def radar_pool(code, indptr, indices, data, yv, order, k0, k1, theta, mu, nu, ce
         if g != 0.0:
             _axpy_sparse(mu, g, indices, data, lo, hi)
         state[0] += 1
-        r = radar_step(theta, mu, nu, center, tsum, w, state[3:4], lam, a_i / math.sqrt(state[0]), R, q, pm1, iqm1)
+        r = radar_step(theta, mu, nu, center, tsum, w, u, ib, lam, a_i / math.sqrt(state[0]), R, q, pm1)
         if r > state[2]:
             state[2] = r
-        if oracle and _oracle(state, tsum, theta_star, p, target, check_frac):
+        if oracle and _oracle(state, tsum, theta_star, p, target, check_frac, u, ib):
             return k - k0 + 1, True
     return k1 - k0, False
 
 
 # ------------------------------------------------------------------------------------------------- RDA
 @njit(cache=True)
-def rda_step(theta, gsum, tsum, act, w, t, lam, beta, q, pm1, iqm1):
+def rda_step(theta, gsum, tsum, act, u, w, ib, t, lam, beta, q, pm1):
     """theta_{t+1} = argmin <gbar, theta> + lam ||theta||_1 + beta sqrt(t)/t ||theta||_p^2/(2(p-1)),
     gbar = gsum/t, in closed form: theta = -(sqrt(t)(p-1)/beta) grad(1/2||.||_q^2)(z), z the soft-threshold
-    of gbar at lam.  Only the surviving coordinates need a power.  tsum += theta."""
+    of gbar at lam.  Only the surviving coordinates need a power.  tsum += theta.  u, w (float) and act, ib
+    (int64) are scratch arrays of length d.  Returns nnz(theta)."""
     d = theta.shape[0]
     inv_t = 1.0 / t
     M = 0.0
@@ -200,30 +274,25 @@ def rda_step(theta, gsum, tsum, act, w, t, lam, beta, q, pm1, iqm1):
         theta[j] = 0.0
         if z > 0.0:
             act[n_act] = j
-            w[n_act] = z
+            u[n_act] = z
             n_act += 1
             if z > M:
                 M = z
     if n_act > 0:
-        inv_M = 1.0 / M
-        S = 0.0
-        qm1 = q - 1.0
-        for k in range(n_act):
-            u = w[k] * inv_M
-            r = pow_pm1(u, qm1, iqm1)
-            w[k] = r
-            S += r * u
+        ua, wa = u[:n_act], w[:n_act]
+        _scale(ua, 1.0 / M)
+        powers(ua, q - 1.0, wa, ib)
+        S = _dot_plain(wa, ua)
         c = math.sqrt(t) * pm1 / beta * M * S ** ((2.0 - q) / q)
         for k in range(n_act):
             j = act[k]
             theta[j] = -c * w[k] if gsum[j] > 0.0 else c * w[k]
-    for j in range(d):
-        tsum[j] += theta[j]
+    axpy(tsum, 1.0, theta)
     return n_act
 
 
 @njit(cache=True)
-def rda_dense(code, X, yv, k0, k1, theta, gsum, tsum, act, w, state, lam, beta, q, pm1, iqm1):
+def rda_dense(code, X, yv, k0, k1, theta, gsum, tsum, act, u, w, ib, state, lam, beta, q, pm1):
     """RDA steps on fresh samples; state = [t]."""
     for k in range(k0, k1):
         x = X[k]
@@ -231,13 +300,13 @@ def rda_dense(code, X, yv, k0, k1, theta, gsum, tsum, act, w, state, lam, beta, 
         if g != 0.0:
             axpy(gsum, g, x)
         state[0] += 1
-        rda_step(theta, gsum, tsum, act, w, state[0], lam, beta, q, pm1, iqm1)
+        rda_step(theta, gsum, tsum, act, u, w, ib, state[0], lam, beta, q, pm1)
     return k1 - k0
 
 
 @njit(cache=True)
-def rda_pool(code, indptr, indices, data, yv, order, k0, k1, theta, gsum, tsum, act, w, state, lam, beta, q, pm1,
-             iqm1):
+def rda_pool(code, indptr, indices, data, yv, order, k0, k1, theta, gsum, tsum, act, u, w, ib, state, lam, beta,
+             q, pm1):
     for k in range(k0, k1):
         i = order[k]
         lo, hi = indptr[i], indptr[i + 1]
@@ -245,24 +314,75 @@ def rda_pool(code, indptr, indices, data, yv, order, k0, k1, theta, gsum, tsum, 
         if g != 0.0:
             _axpy_sparse(gsum, g, indices, data, lo, hi)
         state[0] += 1
-        rda_step(theta, gsum, tsum, act, w, state[0], lam, beta, q, pm1, iqm1)
+        rda_step(theta, gsum, tsum, act, u, w, ib, state[0], lam, beta, q, pm1)
     return k1 - k0
 
 
 # ------------------------------------------------------------------------------------ SGD on the l1 ball
-@njit(cache=True)
-def l1_ball_step(theta, tsum, R1):
-    """theta <- the Euclidean projection of theta onto {||.||_1 <= R1}, exactly as
-    l1lab.projections.project_l1_ball(theta, R1) (method "condat"): the same threshold routines.  tsum += theta."""
-    u, total = _abs_and_sum(theta)
-    if total > R1:
-        th = _support_threshold_kernel(u, R1, _threshold_condat(u, R1))
-        if th > 0.0:
-            for j in range(theta.shape[0]):
-                a = u[j] - th
-                theta[j] = (a if theta[j] > 0 else -a) if a > 0.0 else 0.0
+@njit(cache=True, fastmath=True)
+def _abs_total(v, u):
+    s = 0.0
+    for j in range(v.shape[0]):
+        a = abs(v[j])
+        u[j] = a
+        s += a
+    return s
+
+
+@njit(cache=True, fastmath=True)
+def _above(u, th):
+    """(sum, count) of the entries of u above th."""
+    s = 0.0
+    c = 0.0
+    for j in range(u.shape[0]):
+        a = u[j]
+        big = a > th
+        s += a if big else 0.0
+        c += 1.0 if big else 0.0
+    return s, c
+
+
+@njit(cache=True, error_model="numpy")
+def _shrink(theta, u, th):
     for j in range(theta.shape[0]):
-        tsum[j] += theta[j]
+        r = max(u[j] - th, 0.0)
+        theta[j] = (r if theta[j] > 0.0 else -r) + 0.0
+
+
+@njit(cache=True)
+def l1_ball_threshold_warm(u, total, z, guess, max_passes=50):
+    """The theta >= 0 with sum_j max(u_j - theta, 0) = z (u >= 0, sum u = total > z): the l1-ball projection's
+    threshold.  Michelot's iteration theta <- (sum_{u > theta} u - z)/#{u > theta} increases monotonically to it
+    from any theta below it and stops when the support no longer changes; it starts from ``guess`` (SGD's
+    previous threshold: usually 2-3 vectorized passes) when that is below the answer, else from
+    (total - z)/d, which always is.  After ``max_passes`` passes it hands over to Duchi et al.'s pivoting
+    (``l1lab.projections``).  The result is (sum of the support - z)/|support|, the same expression as
+    ``project_l1_ball``'s."""
+    th = guess if guess > 0.0 else 0.0
+    S, n = _above(u, th)
+    if n == 0.0 or S - n * th < z:
+        th = (total - z) / u.shape[0]
+        S, n = _above(u, th)
+    for _ in range(max_passes):
+        t1 = (S - z) / n
+        S1, n1 = _above(u, t1)
+        if n1 == n:
+            return t1
+        th, S, n = t1, S1, n1
+    return _support_threshold_kernel(u, z, _threshold_pivot(u, z, 0))
+
+
+@njit(cache=True)
+def l1_ball_step(theta, tsum, R1, u, thr):
+    """theta <- the Euclidean projection of theta onto {||.||_1 <= R1}: sign(theta) max(|theta| - t, 0) with the
+    threshold t of :func:`l1_ball_threshold_warm`, warm-started at the previous step's ``thr[0]`` (equal to
+    ``l1lab.projections.project_l1_ball`` to rounding, checked in the tests).  tsum += theta."""
+    total = _abs_total(theta, u)
+    if total > R1:
+        th = l1_ball_threshold_warm(u, total, R1, thr[0])
+        thr[0] = th
+        _shrink(theta, u, th)
+    axpy(tsum, 1.0, theta)
 
 
 @njit(cache=True, inline="always")
@@ -275,20 +395,20 @@ def _sgd_eta(eta, t, schedule):
 
 
 @njit(cache=True)
-def sgd_dense(code, X, yv, k0, k1, theta, tsum, state, R1, eta, schedule):
-    """theta <- P_{||.||_1 <= R1}(theta - eta_t g_t) on fresh samples; state = [t]."""
+def sgd_dense(code, X, yv, k0, k1, theta, tsum, u, state, R1, eta, schedule):
+    """theta <- P_{||.||_1 <= R1}(theta - eta_t g_t) on fresh samples; state = [t, last threshold]."""
     for k in range(k0, k1):
         x = X[k]
         g = loss_deriv(code, dot(theta, x), yv[k])
         state[0] += 1
         if g != 0.0:
             axpy(theta, -_sgd_eta(eta, state[0], schedule) * g, x)
-        l1_ball_step(theta, tsum, R1)
+        l1_ball_step(theta, tsum, R1, u, state[1:2])
     return k1 - k0
 
 
 @njit(cache=True)
-def sgd_pool(code, indptr, indices, data, yv, order, k0, k1, theta, tsum, state, R1, eta, schedule):
+def sgd_pool(code, indptr, indices, data, yv, order, k0, k1, theta, tsum, u, state, R1, eta, schedule):
     for k in range(k0, k1):
         i = order[k]
         lo, hi = indptr[i], indptr[i + 1]
@@ -296,5 +416,5 @@ def sgd_pool(code, indptr, indices, data, yv, order, k0, k1, theta, tsum, state,
         state[0] += 1
         if g != 0.0:
             _axpy_sparse(theta, -_sgd_eta(eta, state[0], schedule) * g, indices, data, lo, hi)
-        l1_ball_step(theta, tsum, R1)
+        l1_ball_step(theta, tsum, R1, u, state[1:2])
     return k1 - k0

@@ -78,7 +78,9 @@ class UniformDesignStream:
         return self.B ** 2 / 3.0
 
     def __call__(self, rng, n):
-        X = rng.uniform(-self.B, self.B, size=(n, self.d))
+        X = rng.random((n, self.d))  # = rng.uniform(-B, B, (n, d)) bit for bit, without its temporaries
+        X *= 2.0 * self.B
+        X -= self.B
         y = (X[:, self._support] * self.theta_star[self._support]).sum(axis=1)
         if self.noise_var > 0:
             y = y + math.sqrt(self.noise_var) * rng.standard_normal(n)
@@ -328,11 +330,7 @@ def _exponents(d, p):
     if not 1 < p <= 2:
         raise ValueError(f"the prox exponent p must be in (1, 2], got {p}")
     q = p / (p - 1.0)
-    pm1 = 1.0 / (q - 1.0)  # p - 1, exact from q
-    qm1 = q - 1.0
-    r = round(qm1)
-    iqm1 = int(r) if abs(qm1 - r) <= 1e-12 * qm1 and r < 64 else -1
-    return p, q, pm1, iqm1
+    return p, q, 1.0 / (q - 1.0)  # p - 1, exact from q
 
 
 # ============================================================================================ the runner
@@ -408,7 +406,7 @@ class _Radar:
                  step_constant, lam_constant, epoch_length, oracle_check, p):
         d = samples.d
         self.samples, self.d, self.n_iter = samples, d, n_iter
-        self.p, self.q, self.pm1, self.iqm1 = _exponents(d, p)
+        self.p, self.q, self.pm1 = _exponents(d, p)
         self.R1, self.theta_star, self.rule = R1, theta_star, rule
         self.lam_fixed = lam
         self.alpha_fixed = alpha
@@ -422,8 +420,8 @@ class _Radar:
         self.mu = np.zeros(d)
         self.nu = np.zeros(d)
         self.tsum = np.zeros(d)
-        self.w = np.zeros(d)
-        self.state = np.zeros(4)  # [t in epoch, next oracle check, max ||theta - y||_p / R, scale of mu]
+        self.w, self.u, self.ib = np.zeros(d), np.zeros(d), np.zeros(d, dtype=np.int64)
+        self.state = np.zeros(3)  # [t in epoch, next oracle check, max ||theta - y||_p / R]
         self.i, self.R = 1, R1
         self.table = {k: [] for k in ("end", "R", "lam", "alpha", "length", "max_radius_ratio")}
         self.ts_dummy = np.zeros(d) if theta_star is None else theta_star
@@ -465,7 +463,7 @@ class _Radar:
             self.target = 0.5 * float(np.linalg.norm(diff, ord=self.p)) ** 2 if np.any(diff) else 0.0
         else:
             self.target = -1.0
-        self.state[:] = (0.0, 1.0, 0.0, 0.0)
+        self.state[:] = (0.0, 1.0, 0.0)
 
     def steps_left_in_epoch(self):
         if self.length < 0:
@@ -473,9 +471,9 @@ class _Radar:
         return self.length - int(self.state[0])
 
     def run(self, args):
-        common = (self.theta, self.mu, self.nu, self.center, self.tsum, self.w, self.state, self.lam, self.a,
-                  self.R, self.q, self.pm1, self.iqm1, self.rule == "oracle", self.ts_dummy, self.p, self.target,
-                  self.check_frac)
+        common = (self.theta, self.mu, self.nu, self.center, self.tsum, self.w, self.u, self.ib, self.state,
+                  self.lam, self.a, self.R, self.q, self.pm1, self.rule == "oracle", self.ts_dummy, self.p,
+                  self.target, self.check_frac)
         if self.samples.pool:
             return K.radar_pool(self.samples.code, *args, *common)
         return K.radar_dense(self.samples.code, *args, *common)
@@ -668,16 +666,17 @@ class _Rda(_NoEpochs):
     def __init__(self, samples, lam, beta, p):
         d = samples.d
         self.samples = samples
-        self.p, self.q, self.pm1, self.iqm1 = _exponents(d, p)
+        self.p, self.q, self.pm1 = _exponents(d, p)
         self.lam, self.beta = lam, beta
-        self.theta, self.gsum, self.tsum, self.w = np.zeros(d), np.zeros(d), np.zeros(d), np.zeros(d)
-        self.act = np.zeros(d, dtype=np.int64)
+        self.theta, self.gsum, self.tsum = np.zeros(d), np.zeros(d), np.zeros(d)
+        self.u, self.w = np.zeros(d), np.zeros(d)
+        self.act, self.ib = np.zeros(d, dtype=np.int64), np.zeros(d, dtype=np.int64)
         self.state = np.zeros(1)
         self.info = {"method": "rda", "lam": lam, "beta": beta, "p": self.p}
 
     def run(self, args):
-        common = (self.theta, self.gsum, self.tsum, self.act, self.w, self.state, self.lam, self.beta, self.q,
-                  self.pm1, self.iqm1)
+        common = (self.theta, self.gsum, self.tsum, self.act, self.u, self.w, self.ib, self.state, self.lam,
+                  self.beta, self.q, self.pm1)
         if self.samples.pool:
             return K.rda_pool(self.samples.code, *args, *common), False
         return K.rda_dense(self.samples.code, *args, *common), False
@@ -717,12 +716,12 @@ class _Sgd(_NoEpochs):
         d = samples.d
         self.samples = samples
         self.R1, self.eta, self.schedule = R1, eta, SGD_SCHEDULES[schedule]
-        self.theta, self.tsum = np.zeros(d), np.zeros(d)
-        self.state = np.zeros(1)
+        self.theta, self.tsum, self.u = np.zeros(d), np.zeros(d), np.zeros(d)
+        self.state = np.zeros(2)  # [t, the last projection threshold]
         self.info = {"method": "sgd_l1_ball", "R1": R1, "eta": eta, "schedule": schedule}
 
     def run(self, args):
-        common = (self.theta, self.tsum, self.state, self.R1, self.eta, self.schedule)
+        common = (self.theta, self.tsum, self.u, self.state, self.R1, self.eta, self.schedule)
         if self.samples.pool:
             return K.sgd_pool(self.samples.code, *args, *common), False
         return K.sgd_dense(self.samples.code, *args, *common), False
@@ -731,11 +730,14 @@ class _Sgd(_NoEpochs):
 def sgd(source, n_iter, R1, eta, *, schedule="1/t", theta_star=None, loss="squared", seed=0, n_checkpoints=60):
     r"""Stochastic gradient descent on the l1 ball, the second baseline of Section 4 of Agarwal, Negahban &
     Wainwright (2012): theta_1 = 0, theta_{t+1} = P(theta_t - eta_t g_t), P the Euclidean projection onto
-    {||theta||_1 <= R1} (``l1lab.projections.project_l1_ball``'s routines).  "Since the squared loss is not
-    uniformly Lipschitz, we impose an additional constraint ||theta||_1 <= R1, without which the algorithm does
-    not converge."  The paper gives no step: ``schedule`` "1/t" (eta_t = eta/t; eta = 1/gamma is the classical
-    strongly convex choice), "1/sqrt(t)" or "constant".  Output: the last iterate (``error_average``: the
-    average).  Cost per step O(d) (gradient and projection)."""
+    {||theta||_1 <= R1}.  "Since the squared loss is not uniformly Lipschitz, we impose an additional constraint
+    ||theta||_1 <= R1, without which the algorithm does not converge."  The paper gives no step: ``schedule``
+    "1/t" (eta_t = eta/t; eta = 1/gamma is the classical strongly convex choice), "1/sqrt(t)" or "constant".
+    Output: the last iterate (``error_average``: the average).
+
+    Cost per step O(d): the gradient, and the projection, whose threshold comes from Michelot's iteration
+    warm-started at the previous step's (two or three vectorized passes; ``l1lab.projections``' pivoting is the
+    fallback): the same iterates as ``l1lab.projections.project_l1_ball`` to rounding."""
     n_iter = _check_n_iter(n_iter)
     if schedule not in SGD_SCHEDULES:
         raise ValueError(f"schedule must be one of {tuple(SGD_SCHEDULES)}, got {schedule!r}")
