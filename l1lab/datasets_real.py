@@ -62,6 +62,7 @@ import json
 import os
 import tempfile
 import urllib.error
+import urllib.parse
 import urllib.request
 import warnings
 from dataclasses import dataclass, field
@@ -72,11 +73,14 @@ import scipy.sparse as sp
 
 from .datasets import add_random_features, scale_features
 
-__all__ = ["NAMES", "SOURCES", "ChecksumError", "DataUnavailableError", "Dataset", "DatasetSource", "RemoteFile",
-           "data_home", "fetch_file", "load_dataset", "offline_standin", "read_svmlight", "sha256_file"]
+__all__ = ["NAMES", "PAPER_DATASETS", "SOURCES", "ChecksumError", "DataUnavailableError", "Dataset", "DatasetSource",
+           "RemoteFile", "array_fingerprint", "data_home", "fetch_file", "forget_unreachable_hosts", "load_dataset",
+           "load_paper_datasets", "offline_standin", "read_svmlight", "sha256_file"]
 
 #: Names accepted by :func:`load_dataset`.
 NAMES = ("duke", "arcene", "magic04", "magic04s", "magic04d", "ccat")
+#: The four data sets of Section 4 (Figures 1-8, Table 1).
+PAPER_DATASETS = ("duke", "arcene", "magic04s", "magic04d")
 
 _PARSER_VERSION = "1"   # bump when a parser's output changes: processed caches are keyed by it
 _CHUNK = 1 << 16
@@ -385,7 +389,23 @@ def fetch_file(remote: RemoteFile, directory=None, timeout=30.0, progress=None, 
     return path
 
 
+#: Hosts (host:port) that could not be reached in this process, with the reason: later downloads from them fail
+#: at once instead of waiting for another timeout (a chapter loading four data sets offline waits at most once
+#: per host).  HTTP errors do not count.  Cleared by :func:`forget_unreachable_hosts`.
+_UNREACHABLE: dict = {}
+
+
+def forget_unreachable_hosts():
+    """Try hosts again that failed earlier in this process (see ``_UNREACHABLE``)."""
+    _UNREACHABLE.clear()
+
+
 def _download(remote: RemoteFile, path: Path, timeout, progress):
+    host = urllib.parse.urlsplit(remote.url).netloc
+    if host in _UNREACHABLE:
+        raise DataUnavailableError(
+            f"{remote.name} is not in the cache ({path.parent}) and {host} was unreachable earlier in this session "
+            f"({_UNREACHABLE[host]}); nothing was cached")
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".part")
     try:
         h = hashlib.sha256()
@@ -420,6 +440,8 @@ def _download(remote: RemoteFile, path: Path, timeout, progress):
                 reason = f"HTTP {e.code} {e.reason}"
             else:
                 reason = f"{type(e).__name__}: {getattr(e, 'reason', None) or e}"
+                if n == 0 and isinstance(e, (urllib.error.URLError, TimeoutError, ConnectionError)):
+                    _UNREACHABLE[host] = reason  # never connected: do not wait for this host again
             raise DataUnavailableError(
                 f"{remote.name} is not in the cache ({path.parent}) and could not be downloaded from "
                 f"{remote.url} ({reason}); nothing was cached") from e
@@ -762,3 +784,10 @@ def load_dataset(name, *, allow_offline=False, scale=True, augment_seed=0, subse
     label = f"{name.upper()} ({what}, {X.shape[0]} × {X.shape[1]})"
     source = " ".join(f.url for f in _needed_files(src, subset))
     return Dataset(name=name, X=X, y=y, label=label, offline=False, source=source, info=info)
+
+
+def load_paper_datasets(names=PAPER_DATASETS, **kwargs) -> dict:
+    """``{name: load_dataset(name, **kwargs)}`` for the data sets of Section 4 (DUKE, ARCENE, MAGIC04S, MAGIC04D),
+    in that order; e.g. ``load_paper_datasets(allow_offline=True)`` for a chapter that must build without
+    network."""
+    return {str(n).lower(): load_dataset(n, **kwargs) for n in names}

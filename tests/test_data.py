@@ -100,6 +100,9 @@ def loopback_only(monkeypatch, tmp_path):
     monkeypatch.setattr(urllib.request, "urlopen", guarded)
     monkeypatch.setenv("L1LAB_DATA", str(tmp_path / "cache"))
     monkeypatch.delenv("L1LAB_OFFLINE", raising=False)
+    dr.forget_unreachable_hosts()
+    yield
+    dr.forget_unreachable_hosts()
 
 
 def cache_files(home: Path):
@@ -282,6 +285,26 @@ def test_unreachable_source_fails_fast_with_one_sentence(monkeypatch, tmp_path):
     msg = str(err.value)
     assert msg.startswith("DUKE is unavailable") and "allow_offline=True" in msg and "\n" not in msg
     assert cache_files(tmp_path / "cache") == []
+    # the host is remembered as unreachable: the next load does not wait again
+    with pytest.raises(dr.DataUnavailableError, match="unreachable earlier in this session"):
+        dr.load_dataset("duke", timeout=2.0)
+    dr.forget_unreachable_hosts()
+    with pytest.raises(dr.DataUnavailableError, match="could not be downloaded"):
+        dr.load_dataset("duke", timeout=2.0)
+
+
+def test_paper_datasets_offline_and_the_datasets_module_entry_point(monkeypatch):
+    for name in ("duke", "arcene", "magic04"):
+        url = f"http://127.0.0.1:{free_port()}/{name}"
+        src = dr.SOURCES[name]
+        use_source(monkeypatch, name, [replace(f, url=url) for f in src.files])
+    with pytest.warns(UserWarning):
+        got = dr.load_paper_datasets(allow_offline=True, timeout=2.0)
+    assert list(got) == ["duke", "arcene", "magic04s", "magic04d"]
+    assert all(ds.offline and ds.label.startswith(f"offline stand-in for {n.upper()}") for n, ds in got.items())
+    with pytest.warns(UserWarning):
+        ds = l1lab.datasets.load_dataset("magic04d", allow_offline=True, timeout=2.0)
+    assert ds.offline and ds.fingerprint == got["magic04d"].fingerprint
 
 
 def test_http_error_is_unavailable(srv, monkeypatch):
