@@ -333,6 +333,17 @@ class Sweep:
                         out[(ds, lam, s)] = (e, len(grid) > 1 and (e == grid[0] or e == grid[-1]))
         return out
 
+    def label(self, dataset) -> str:
+        """The label a figure of ``dataset`` must show (it says "offline stand-in for ..." for a stand-in)."""
+        return self.datasets[dataset]["label"]
+
+    def summary(self) -> list:
+        """One dict per record: the task's fields, the final objective, final l0 and data accesses, cached."""
+        return [dict(dataset=r.task.dataset, solver=r.task.solver, lam=r.task.lam, eta=r.task.eta, seed=r.task.seed,
+                     n_iter=r.task.n_iter, objective=float(r.result.trace.objective[-1]),
+                     nnz=int(r.result.trace.nnz[-1]), data_accesses=float(r.result.trace.data_accesses[-1]),
+                     cached=r.cached) for r in self.records]
+
     def eta_table(self, paper=None) -> str:
         """The chosen step sizes beside the paper's Table 1 (see :func:`format_eta_table`)."""
         return format_eta_table(self, PAPER_TABLE1 if paper is None else paper)

@@ -138,6 +138,9 @@ def test_seed_runs_best_eta_and_table(dense_ds, cache):
     assert "5×10^-3" in row6 and "10^-4" in row6  # the paper's SMIDAS and TRUNCGRAD values
     assert "10^-3" in row2 and "10^-5" in row2
     assert "* offline stand-in for MAGIC04D (toy)" in table
+    assert s.label("magic04d") == "offline stand-in for MAGIC04D (toy)"
+    rows = s.summary()
+    assert len(rows) == len(s.records) and rows[0]["objective"] == s.records[0].result.trace.objective[-1]
 
 
 def test_eta_formatting():
