@@ -403,3 +403,20 @@ def test_theory_epochs_follow_9_and_a_plain_sampler_gives_the_same_run():
     # the same samples from a bare callable (no d attribute: probed on a copy of the generator)
     bare = da.radar(lambda rng, n: stream(rng, n), 4000, theta_star=stream.theta_star, **kw)
     np.testing.assert_array_equal(bare.theta, res.theta)
+
+
+def test_radar_const_default_length_is_theorem_2s_and_eda_needs_only_G_sigma():
+    d, T = 100, 3000
+    stream = da.make_stream(d, seed=8)
+    R1 = float(np.abs(stream.theta_star).sum())
+    res = da.radar(stream, T, R1=R1, epochs="constant", s=5, gamma=1 / 3, G=0.5, sigma=0.5, omega=1.0, seed=1)
+    kap = th.kappa_T(T, d, 5, 1 / 3, R1, 0.5, 0.5, 1.0)
+    length = math.ceil(th.theorem2_epoch_length(T, d, kap))
+    assert res.info["epoch_length"] == length
+    np.testing.assert_array_equal(res.epochs["end"], length * np.arange(1, T // length + 1))
+    np.testing.assert_allclose(res.epochs["R"], R1 * 2.0 ** (-np.arange(res.n_epochs) / 2))
+    # EDA with the oracle rule: lam fixed, the step of (12) from G and sigma only
+    eda = da.eda(stream, T, th.rda_lambda(math.sqrt(0.5), d, T), R1=R1, G=0.5, sigma=0.5, seed=1)
+    assert eda.info["method"] == "eda" and eda.n_epochs >= 1
+    assert np.all(eda.epochs["lam"] == th.rda_lambda(math.sqrt(0.5), d, T))
+    assert eda.error_output[-1] < eda.error_output[0] / 2
