@@ -359,3 +359,40 @@ def test_averaged_output_is_exact_for_p_near_1(p):
     ref = (acc["s"] / T).astype(np.float64)
     avg = pgs(prob, T, 1e-4, p=p, k=2, seed=0, output="average", record_objective=False)
     assert np.max(np.abs(avg.w - ref)) <= 1e-11 * np.max(np.abs(ref))
+
+
+# ------------------------------------------------------------------------------------------ data
+def test_gaussian_classes_have_the_stated_logistic_optimum():
+    """Shared-covariance Gaussian classes, truncated to [-1, 1]^n symmetrically: P(y=1|x) = sigmoid(<w*, x>), so the
+    (nearly unregularized) empirical logistic minimizer on 1e5 examples is close to w* -- and w* is not the trivial
+    direction mu of the class means when the covariance is not isotropic."""
+    from l1lab.datasets_pgs import gaussian_classes_model
+
+    X, y, w_star = make_gaussian_classes(100_000, 10, condition=10.0, seed=3)
+    assert np.max(np.abs(X)) <= 1 and set(np.unique(y)) == {-1.0, 1.0}
+    fit = lbfgs(Problem(X, y, "logistic", 0.0), 1e-7).w
+    assert np.linalg.norm(fit - w_star) <= 0.03 * np.linalg.norm(w_star)
+    mu, cov, scale, w2 = gaussian_classes_model(10, condition=10.0, seed=3)
+    np.testing.assert_array_equal(w2, w_star)
+    assert direction_error(mu, w_star) > 0.3
+    # more data extends the same data set
+    X1, y1, _ = make_gaussian_classes(1000, 10, condition=10.0, seed=3)
+    np.testing.assert_array_equal(X1, X[:1000])
+    np.testing.assert_array_equal(y1, y[:1000])
+    assert direction_error(np.zeros(10), w_star) == math.inf
+
+
+def test_text_like_has_the_ccat_shape():
+    X, y, w_ref = make_text_like(4000, seed=5)
+    assert X.shape == (4000, 47236)
+    assert abs(X.nnz / np.prod(X.shape) - 0.0016) < 0.0001
+    np.testing.assert_allclose(np.sqrt(np.asarray(X.multiply(X).sum(axis=1)).ravel()), 1.0, rtol=1e-14)
+    assert X.data.min() > 0 and X.data.max() <= 1
+    assert abs(np.mean(y > 0) - 0.47) < 0.03
+    # the topic terms carry the label: the naive-Bayes direction classifies far above chance, below 1 - flip + slack
+    acc = np.mean(np.sign(X @ w_ref) == y)
+    assert 0.85 < acc < 0.99
+    # the same population (model_seed) with other documents (seed)
+    X2, y2, w2 = make_text_like(10, seed=6)
+    np.testing.assert_array_equal(w2, w_ref)
+    assert (X2 != make_text_like(10, seed=5)[0]).nnz > 0
