@@ -24,7 +24,9 @@ is the p-norm link of :mod:`l1lab.links` at the conjugate exponent q = 2 log d: 
 with :math:`\nabla\tfrac12\|\mu\|_q^2 = \mathrm{sign}(\mu)|\mu|^{q-1}/\|\mu\|_q^{q-2}` (``link_inverse(mu, q)``):
 the unconstrained minimizer, pulled back to the sphere of Omega(R_i) when it lies outside (:func:`radar_update`).
 Steps: (12) prints alpha(t) for the prox-function without 1/R_i^2; the kernels use alpha(t)/R_i^2, which gives the
-same iterates (see :func:`l1lab.theory.agarwal2012.schedule_step`).
+same iterates (see :func:`l1lab.theory.agarwal2012.schedule_step`).  The kernels (``_da_kernels``) evaluate the
+link with their own vectorized powers (one per coordinate and step is the cost of RADAR); the tests check them
+against :func:`radar_update`, which uses ``link_inverse``, and against a plain numpy Algorithm 1.
 """
 from __future__ import annotations
 
@@ -162,7 +164,9 @@ def weakly_sparse_theta(d, q, norm2_sq=None, Rq=None, seed=0):
 def make_stream(d, s=None, B=1.0, noise_var=0.5, magnitude=1.0 / math.sqrt(2.0), q=0.0, norm2_sq=None, seed=0):
     r"""The data of Section 4 of Agarwal, Negahban & Wainwright (2012) as a :class:`UniformDesignStream`:
     x ~ Unif[-B, B]^d, noise variance 0.5, theta* s-sparse with s = ceil(log d) (:func:`sparse_theta`), or, for
-    0 < q <= 1, theta* on the boundary of an l_q ball (:func:`weakly_sparse_theta`, Corollary 1's q sweep)."""
+    0 < q <= 1, theta* on the boundary of an l_q ball (:func:`weakly_sparse_theta`, Corollary 1's q sweep).
+    The paper gives neither B nor the nonzero values of theta*: B = 1 (features in [-1, 1], as everywhere in
+    l1lab) and +-1/sqrt(2) are choices."""
     if q == 0:
         theta = sparse_theta(d, s=s, magnitude=magnitude, seed=seed) if norm2_sq is None else \
             weakly_sparse_theta(d, 0.0, norm2_sq=norm2_sq, seed=seed)
@@ -527,9 +531,11 @@ def radar(source, n_iter, *, R1, epochs="oracle", theta_star=None, s=None, gamma
     * ``"constant"`` -- RADAR-CONST: every epoch has ``epoch_length`` steps (default Theorem 2's
       T log d/kappa_T, :func:`~l1lab.theory.agarwal2012.theorem2_epoch_length`).
 
-    Parameters (12): ``lam=None`` gives lam_i = sqrt(R_i gamma sqrt((G^2 + sigma^2) log d + omega_i^2 sigma^2)
-    /(s sqrt(T_i))) with T_i the epoch's planned length ((9) for the oracle rule: this needs c1 too); a number
-    fixes lam (that is EDA, :func:`eda`).  ``alpha=None`` gives the step of (12), alpha(t) = step_constant R_i
+    Parameters (12): ``lam=None`` gives lam_i = lam_constant sqrt(R_i gamma sqrt((G^2 + sigma^2) log d +
+    omega_i^2 sigma^2)/(s sqrt(T_i))) with T_i the epoch's planned length ((9) for the oracle rule: this needs
+    c1 too; ``lam_constant`` = 1 is (12) as printed -- with T_i from (9) lam_i is about gamma R_i/(s c1^(1/4)),
+    and with short constant epochs (RADAR-CONST) a smaller constant may be needed); a number fixes lam (that is
+    EDA, :func:`eda`).  ``alpha=None`` gives the step of (12), alpha(t) = step_constant R_i
     sqrt(log d/((G^2 + lam_i^2 + sigma^2) t)), divided by R_i^2 for the prox-function (5) (see the module
     docstring); a number is Algorithm 1's fixed multiplier, alpha_t = alpha/sqrt(t) in the normalization of (5).
     G and sigma (Assumptions 1 and 3) are numbers or functions of the radius, evaluated at R_i (e.g.
