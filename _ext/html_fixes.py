@@ -1,0 +1,33 @@
+"""Sphinx extension of this book: two fixes to the HTML every page gets, both found by ``tests_html`` (the
+reader's check in headless Chromium).
+
+* Duplicate ``<script>`` entries.  sphinx-thebe 0.3.1 adds its inline configuration script
+  (``const THEBE_JS_URL = ...``) once per reading phase and Jupyter Book runs that phase twice, so every page
+  declared the constant twice and the browser raised "Identifier 'THEBE_JS_URL' has already been declared"
+  (sphinx-togglebutton's inline script was doubled too).  Identical scripts (same file or same inline body, same
+  attributes) are kept once, in their first position.
+* The colour mode.  pydata-sphinx-theme's layout reads a ``default_mode`` template variable that nothing sets
+  with sphinx-book-theme 1.3, so pages started in the mode "" and logged "Got invalid theme mode: . Resetting to
+  auto." as a console error.  The variable is set to "auto" (the theme's own fallback) when empty.
+"""
+
+
+def _fix_page(app, pagename, templatename, context, doctree):
+    if not context.get("default_mode"):
+        context["default_mode"] = "auto"
+    files = context.get("script_files")
+    if not files:
+        return
+    seen, kept = set(), []
+    for js in files:
+        # an inline script is registered once with filename None and once with '' (same body): same script
+        key = (str(getattr(js, "filename", js) or ""), tuple(sorted(getattr(js, "attributes", {}).items())))
+        if key not in seen:
+            seen.add(key)
+            kept.append(js)
+    files[:] = kept
+
+
+def setup(app):
+    app.connect("html-page-context", _fix_page, priority=900)
+    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,0 +1,197 @@
+"""The built book as a reader sees it: every page of the table of contents opened in headless Chromium.
+
+Fails on a console error or an uncaught exception, on unrendered or broken math (MathJax error nodes, TeX left
+as text), on an image that does not load, on an internal link to a missing page or anchor, on a widget demo
+without a static figure, and on a chapter page without working Binder and Colab launch links.  A screenshot of
+the top of every page is written to ``_build/screenshots/`` for a human to look at.
+"""
+import json
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+import pytest
+import yaml
+
+from conftest import HTML, ROOT
+
+MATHJAX_CDN = re.compile(r"^https://cdn\.jsdelivr\.net/npm/mathjax@3/es5/(.*)$")
+
+
+def toc_files():
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
+    files = [toc["root"]]
+    for part in toc.get("parts", []):
+        for ch in part.get("chapters", []):
+            files.append(ch["file"])
+            files.extend(s["file"] for s in ch.get("sections", []))
+    return files
+
+
+PAGES = toc_files()
+
+
+def source_of(page):
+    for ext in (".ipynb", ".md"):
+        if (ROOT / f"{page}{ext}").exists():
+            return ROOT / f"{page}{ext}"
+    raise FileNotFoundError(page)
+
+
+# ---------------------------------------------------------------------------------------------- in the browser
+_PAGE_STATE = """async () => {
+  if (window.MathJax && MathJax.startup && MathJax.startup.promise) { await MathJax.startup.promise; }
+  const art = document.querySelector('article') || document.body;
+  const mathSpans = Array.from(art.querySelectorAll('.math'));
+  const unrendered = mathSpans.filter(s => !s.querySelector('mjx-container')).map(s => s.textContent.slice(0, 80));
+  const errors = Array.from(art.querySelectorAll('mjx-merror')).map(e => e.textContent.slice(0, 80));
+  // TeX delimiters left in prose (outside code, math and raw outputs)
+  const walker = document.createTreeWalker(art, NodeFilter.SHOW_TEXT);
+  const leftovers = [];
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    const p = n.parentElement;
+    if (p.closest('pre, code, .math, mjx-container, script, style, .output, .cell_output')) continue;
+    const t = n.textContent;
+    if (/\\$[^$\\s][^$]*\\$|\\\\\\(|\\\\\\[|\\\\(frac|sum|mathbb|left|right)\\b/.test(t)) leftovers.push(t.trim().slice(0, 80));
+  }
+  const images = Array.from(document.images).map(i => ({src: i.currentSrc || i.src, ok: i.complete && i.naturalWidth > 0,
+                                                        lazy: i.loading === 'lazy'}));
+  return {nMath: mathSpans.length, unrendered, errors, leftovers, images};
+}"""
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_page_renders(page, browser, mathjax_dir, built_pages):
+    path = HTML / f"{page}.html"
+    assert path.exists(), f"{page} is in _toc.yml but was not built"
+    ctx = browser.new_context(viewport={"width": 1280, "height": 1600})
+    pg = ctx.new_page()
+    console_errors, page_errors, blocked = [], [], []
+
+    def route(r):
+        url = r.request.url
+        m = MATHJAX_CDN.match(url)
+        if url.startswith(("file://", "data:", "blob:")):
+            return r.continue_()
+        if m and (mathjax_dir / m.group(1)).is_file():
+            return r.fulfill(path=str(mathjax_dir / m.group(1)))
+        blocked.append(url)
+        return r.abort()
+
+    pg.route("**/*", route)
+    pg.on("console", lambda msg: console_errors.append(msg.text) if msg.type == "error" else None)
+    pg.on("pageerror", lambda exc: page_errors.append(str(exc)))
+    pg.goto(path.as_uri(), wait_until="load", timeout=120_000)
+    state = pg.evaluate(_PAGE_STATE)
+    shots = ROOT / "_build" / "screenshots"
+    shots.mkdir(parents=True, exist_ok=True)
+    pg.screenshot(path=str(shots / f"{page.replace('/', '__')}.png"))
+    ctx.close()
+
+    # a failed load of a blocked external URL logs "Failed to load resource"; anything else is a real error
+    real = [e for e in console_errors if not (blocked and "net::ERR_FAILED" in e)]
+    assert not page_errors, f"{page}: uncaught exceptions {page_errors[:5]}"
+    assert not real, f"{page}: console errors {real[:5]}"
+    assert not state["errors"], f"{page}: MathJax errors in {state['errors'][:5]}"
+    assert not state["unrendered"], f"{page}: math not rendered: {state['unrendered'][:5]}"
+    assert not state["leftovers"], f"{page}: TeX left as text: {state['leftovers'][:5]}"
+    broken = []
+    for im in state["images"]:
+        if im["ok"]:
+            continue
+        parts = urlsplit(im["src"])
+        if im["lazy"] and parts.scheme == "file" and Path(unquote(parts.path)).is_file():
+            continue                       # below the fold, not loaded yet, but the file is there
+        broken.append(im["src"][:120])
+    assert not broken, f"{page}: images that do not load: {broken[:5]}"
+    assert not [u for u in blocked if "mathjax" in u], f"{page}: MathJax files missing from the local copy"
+
+
+# ---------------------------------------------------------------------------------------------- static checks
+class _Links(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.hrefs, self.ids = [], set()
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if a.get("id"):
+            self.ids.add(a["id"])
+        if tag == "a" and a.get("href"):
+            self.hrefs.append(a["href"])
+
+
+def _parse(path, cache={}):
+    if path not in cache:
+        p = _Links()
+        p.feed(path.read_text(encoding="utf-8", errors="replace"))
+        cache[path] = p
+    return cache[path]
+
+
+def test_internal_links(built_pages):
+    broken = []
+    for page in built_pages:
+        for href in _parse(page).hrefs:
+            parts = urlsplit(href)
+            if parts.scheme or href.startswith(("mailto:", "javascript:")):
+                continue
+            target = page if not parts.path else (page.parent / unquote(parts.path)).resolve()
+            if target.is_dir():
+                target = target / "index.html"
+            if not target.exists():
+                broken.append(f"{page.relative_to(HTML)} -> {href} (no such file)")
+                continue
+            frag = unquote(parts.fragment)
+            if frag and target.suffix == ".html" and frag not in _parse(target).ids:
+                broken.append(f"{page.relative_to(HTML)} -> {href} (no anchor '{frag}')")
+    assert not broken, "broken internal links:\n" + "\n".join(broken[:30])
+
+
+def test_widget_demos_have_static_figures(built_pages):
+    """Every live widget (a call of ``*_demo(``) is hidden from the HTML (tagged remove-output: the page has no
+    kernel) and its figure is drawn statically by a visible cell of the same notebook (``*_figure(`` or
+    ``*_sweep(`` of the same demo, or ``*_data(`` feeding a figure); the page has at least that many images."""
+    problems = []
+    for page in PAGES:
+        src = source_of(page)
+        if src.suffix != ".ipynb":
+            continue
+        cells = [c for c in json.loads(src.read_text())["cells"] if c["cell_type"] == "code"]
+        text = ["".join(c["source"]) for c in cells]
+        tags = [set(c.get("metadata", {}).get("tags", [])) for c in cells]
+        html = (HTML / f"{page}.html").read_text(encoding="utf-8")
+        n_images = html.count("<img") + html.count("animation-") // 10
+        static = 0
+        for k, code in enumerate(text):
+            for name in re.findall(r"(\w+)_demo\(", code):
+                if not tags[k] & {"remove-output", "remove-cell"}:
+                    problems.append(f"{page}: the widget {name}_demo is not hidden from the static page")
+                shown = [j for j, t in enumerate(text) if re.search(rf"\b{name}_(figure|sweep)\(", t)
+                         and not tags[j] & {"remove-output", "remove-cell"}]
+                if not shown:
+                    problems.append(f"{page}: the widget {name}_demo has no static {name}_figure/_sweep cell")
+                static += bool(shown)
+        if static and n_images < static:
+            problems.append(f"{page}: {static} widget demos but only {n_images} images on the page")
+    assert not problems, "\n".join(problems)
+
+
+def test_launch_links(built_pages):
+    """Chapter pages built from notebooks carry Binder and Colab buttons whose URLs point at this repository's
+    notebook for that page (the file exists at that path in the repository)."""
+    config = yaml.safe_load((ROOT / "_config.yml").read_text())
+    repo = urlsplit(config["repository"]["url"]).path.strip("/")
+    branch = config["repository"].get("branch", "main")
+    missing = []
+    for page in PAGES:
+        if source_of(page).suffix != ".ipynb":
+            continue
+        html = (HTML / f"{page}.html").read_text(encoding="utf-8")
+        binder = f"https://mybinder.org/v2/gh/{repo}/{branch}?urlpath=tree/{page}.ipynb"
+        colab = f"https://colab.research.google.com/github/{repo}/blob/{branch}/{page}.ipynb"
+        for name, url in (("Binder", binder), ("Colab", colab)):
+            if url not in html.replace("&amp;", "&"):
+                missing.append(f"{page}: no {name} link {url}")
+    assert not missing, "\n".join(missing)
