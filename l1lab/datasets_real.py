@@ -533,10 +533,19 @@ def _parse_magic(src, paths, subset):
 
 def _parse_rcv1(src, paths, subset):
     """The lyrl2004 vector files are svmlight lines whose 'label' is the document id; the topics file has
-    lines '<topic> <docid> 1'.  Label +1 iff the document is in CCAT."""
-    parts = [read_svmlight(paths[i], n_features=src.n_features) for i in _RCV1_SUBSETS[subset]]
-    X = sp.vstack([p[0] for p in parts], format="csr")
-    doc_ids = np.concatenate([p[1] for p in parts]).astype(np.int64)
+    lines '<topic> <docid> 1'.  Label +1 iff the document is in CCAT.  The vectors are read with the call
+    scikit-learn's ``fetch_rcv1`` makes (``load_svmlight_files(..., n_features=47236)``, index base detected),
+    training file first, so X is the same matrix as ``fetch_rcv1``'s."""
+    from sklearn.datasets import load_svmlight_files
+
+    handles = [_open_maybe_compressed(p) for p in paths[:-1]]
+    try:
+        parts = load_svmlight_files(handles, n_features=src.n_features, dtype=np.float64)
+    finally:
+        for f in handles:
+            f.close()
+    X = sp.vstack(parts[0::2], format="csr")
+    doc_ids = np.concatenate(parts[1::2]).astype(np.int64)
     ccat = set()
     with gzip.open(paths[-1], "rt", encoding="ascii") as f:
         for line in f:
