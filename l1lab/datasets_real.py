@@ -658,27 +658,12 @@ def _standin_magic(seed):
 
 
 def _standin_ccat(seed):
-    """23149 × 47236 sparse, density ~0.16%, unit-norm tf-idf-like rows with Zipf feature frequencies."""
-    rng = np.random.default_rng(seed)
-    m, d = 23149, 47236
-    lengths = np.clip(rng.poisson(76, m), 5, None)
-    p = 1.0 / (np.arange(d) + 10.0) ** 1.1
-    p /= p.sum()
-    perm = rng.permutation(d)
-    cols = perm[rng.choice(d, size=int(lengths.sum()), p=p)]
-    rows = np.repeat(np.arange(m), lengths)
-    X = sp.csr_matrix((np.ones(len(cols)), (rows, cols)), shape=(m, d))
-    X.sum_duplicates()
-    df = np.bincount(X.indices, minlength=d)
-    idf = np.log((m + 1.0) / (df + 1.0)) + 1.0
-    X.data = np.log1p(X.data) * idf[X.indices]
-    norms = np.sqrt(np.asarray(X.multiply(X).sum(axis=1)).ravel())
-    X = sp.csr_matrix(sp.diags(1.0 / norms) @ X)
-    w = np.zeros(d)
-    w[rng.choice(d, 500, replace=False)] = rng.standard_normal(500)
-    s = X @ w + 0.02 * rng.standard_normal(m)
-    y = np.where(s > np.quantile(s, 0.53), 1.0, -1.0)  # about 47% of RCV1 documents are in CCAT
-    return X, y, "synthetic 23149 × 47236 sparse tf-idf-like set, density ~0.16%, about 47% positive"
+    """23149 × 47236 sparse, density ~0.16%, unit-norm tf-idf rows: the PGS chapter's text-like generator."""
+    from .datasets_pgs import make_text_like
+
+    X, y, _ = make_text_like(23149, seed=seed)
+    return X, y, ("synthetic 23149 × 47236 text-like set (l1lab.datasets_pgs.make_text_like: two-topic "
+                  "generative model, tf-idf rows of unit norm, density ~0.16%, about 47% positive)")
 
 
 _STANDINS = {"duke": _standin_duke, "arcene": _standin_arcene, "magic04": _standin_magic, "ccat": _standin_ccat}
@@ -694,7 +679,8 @@ def offline_standin(name, seed=0, scale=True, augment_seed=0) -> Dataset:
       random probes (ARCENE has 3000 such distractors).
     * MAGIC04 / MAGIC04S / MAGIC04D: scikit-learn's bundled breast-cancer data (569 × 30), with the same
       1000-feature augmentation for S and D.
-    * CCAT: a synthetic 23 149 × 47 236 sparse tf-idf-like set (density ~0.16%, about 47% positive).
+    * CCAT: :func:`l1lab.datasets_pgs.make_text_like` with 23 149 documents: a generative two-topic text model
+      with CCAT's shape (47 236 features, density ~0.16%, about 47% positive, unit-norm tf-idf rows).
 
     The result has ``offline=True`` and ``label`` "offline stand-in for <NAME> (...)".
     """
