@@ -137,14 +137,6 @@ def _scale(u, c):
         u[j] *= c
 
 
-@njit(cache=True, fastmath=True)
-def _dot_plain(a, b):
-    s = 0.0
-    for j in range(a.shape[0]):
-        s += a[j] * b[j]
-    return s
-
-
 @njit(cache=True, error_model="numpy")
 def _theta_pass(theta, mu, nu, center, tsum, w, kappa):
     for j in range(theta.shape[0]):
@@ -174,7 +166,7 @@ def radar_step(theta, mu, nu, center, tsum, w, u, ib, lam, alpha, R, q, pm1):
         return 0.0
     _scale(u, 1.0 / M)
     powers(u, q - 1.0, w, ib)
-    S = _dot_plain(w, u)
+    S = dot(w, u)
     norm_q = M * S ** (1.0 / q)
     ratio = alpha * R * pm1 * norm_q
     one_xi = ratio if ratio > 1.0 else 1.0
@@ -284,7 +276,7 @@ def rda_step(theta, gsum, tsum, act, u, w, ib, t, lam, beta, q, pm1):
         ua, wa = u[:n_act], w[:n_act]
         _scale(ua, 1.0 / M)
         powers(ua, q - 1.0, wa, ib)
-        S = _dot_plain(wa, ua)
+        S = dot(wa, ua)
         c = math.sqrt(t) * pm1 / beta * M * S ** ((2.0 - q) / q)
         for k in range(n_act):
             j = act[k]
