@@ -160,15 +160,29 @@ def scd_bound_sweep(param, values, dpi=80, **fixed) -> str:
     return scrubbable_sweep(frame, datas, figsize=(7.0, 4.4), dpi=dpi, name=f"scd_bound_{param}")
 
 
+def figure_png(fig: Figure) -> bytes:
+    """The PNG bytes of ``fig`` at its own dpi (one draw)."""
+    import io
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png")
+    return buf.getvalue()
+
+
 def wire(controls, figure_fn, rows):
     """Redraw ``figure_fn(**values)`` whenever one of the ``controls`` (a dict of ipywidgets) changes, and lay
     the controls out in ``rows`` (lists of their names) above the figure.  Returns the VBox, with the controls
     attached as ``.controls`` (for tests and for the reader who wants to set them from code)."""
     import ipywidgets as widgets
-    from IPython.display import display
+    from IPython.display import Image, display
 
     def show(**kw):
-        display(figure_fn(**kw))
+        out = figure_fn(**kw)
+        if isinstance(out, Figure):
+            # one draw straight to PNG: the notebook's own formatter would draw twice (bbox_inches="tight"),
+            # which our figures do not need (they use the constrained layout)
+            display(Image(data=figure_png(out), format="png"))
+        else:
+            display(out)
 
     out = widgets.interactive_output(show, controls)
     box = widgets.VBox([widgets.HBox([controls[k] for k in row]) for row in rows] + [out])

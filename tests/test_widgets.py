@@ -100,3 +100,27 @@ def test_cd_comparison_demo_widget():
 def test_make_problem_rejects_unknown_loss():
     with pytest.raises(ValueError, match="loss"):
         W.make_problem(10, 20, 1e-2, loss="hinge")
+
+
+def test_wire_displays_one_png_per_update(monkeypatch):
+    """A slider move redraws once, straight to PNG (no second draw for a tight bounding box); other objects
+    returned by the figure function are displayed as they are."""
+    import IPython.display
+
+    shown = []
+    monkeypatch.setattr(IPython.display, "display", lambda obj, **kw: shown.append(obj))
+
+    def figure_fn(a):
+        if a > 2:
+            return "message"
+        fig = Figure(figsize=(2, 1), layout="constrained")
+        fig.subplots().plot([0, a])
+        return fig
+
+    box = W.wire({"a": ipywidgets.IntSlider(value=1, min=0, max=5)}, figure_fn, [["a"]])
+    box.controls["a"].value = 2
+    box.controls["a"].value = 3
+    pngs = [o for o in shown if isinstance(o, IPython.display.Image)]
+    assert len(pngs) >= 2 and all(o.data[:8] == b"\x89PNG\r\n\x1a\n" for o in pngs)
+    assert shown[-1] == "message"
+    assert W.figure_png(figure_fn(1))[:4] == b"\x89PNG"
