@@ -5,6 +5,10 @@ r"""The l1-regularized problem (1)/(5) of Shalev-Shwartz & Tewari (2011).
 :class:`Problem` holds the data (a dense ndarray or a scipy.sparse matrix, never densified), the labels,
 the loss and lambda; validates them; evaluates C, P, the gradient of C and the optimality residual; and
 computes a high-accuracy reference optimum.
+
+Optional per-coordinate penalty weights c_j >= 0 generalize the penalty to :math:`\lambda\sum_j c_j|w_j|`; a
+weight 0 leaves a coordinate unpenalized, which is how an intercept (a constant feature column of ones) enters
+the problem (see :mod:`l1lab.estimators`).
 """
 from __future__ import annotations
 
@@ -28,9 +32,14 @@ class Problem:
         Targets; labels in {-1, +1} for the logistic and hinge losses.
     loss : 'squared', 'logistic', 'hinge' or a :class:`l1lab.losses.Loss`
     lam : float >= 0
+    penalty_weights : (d,) array of finite numbers >= 0, optional
+        Weights c_j of the penalty lam * sum_j c_j |w_j| (glmnet's ``penalty.factor``).  Default: every
+        c_j = 1, the papers' problem.  c_j = 0 leaves w_j unpenalized, e.g. an intercept held by a column of
+        ones.  An all-ones vector is stored as ``None``, so the solvers keep their shared-threshold paths and
+        give bit-for-bit the numbers of the unweighted problem.
     """
 
-    def __init__(self, X, y, loss="squared", lam=1e-3):
+    def __init__(self, X, y, loss="squared", lam=1e-3, penalty_weights=None):
         self.loss: Loss = get_loss(loss)
         lam = float(lam)
         if not math.isfinite(lam) or lam < 0:
@@ -91,9 +100,21 @@ class Problem:
             self._XC = None
             self.column_nnz = np.full(self.d, self.m, dtype=np.int64)
         self.nnz = int(self.column_nnz.sum())
+        self.penalty_weights = self._check_penalty_weights(penalty_weights)
         self._reference = None
         self._csr_arrays = None
         self._lambda_max = None
+        self._null = None
+
+    def _check_penalty_weights(self, c):
+        if c is None:
+            return None
+        c = np.array(c, dtype=np.float64)  # a private copy
+        if c.shape != (self.d,):
+            raise ValueError(f"penalty_weights must have shape ({self.d},) (one weight per feature), got {c.shape}")
+        if not np.all(np.isfinite(c)) or np.any(c < 0):
+            raise ValueError("penalty_weights must be finite numbers >= 0 (0 leaves a coordinate unpenalized)")
+        return None if np.all(c == 1.0) else c
 
     # ------------------------------------------------------------------ data access
     @property
@@ -169,10 +190,23 @@ class Problem:
         """C(w) = (1/m) sum_i L(<w, x_i>, y_i)."""
         return self.smooth_from_margins(self.margins(w))
 
+    @property
+    def lam_vector(self) -> np.ndarray:
+        """The per-coordinate penalties lam_j = lam * c_j, shape (d,)."""
+        if self.penalty_weights is None:
+            return np.full(self.d, self.lam)
+        return self.lam * self.penalty_weights
+
+    def penalty(self, w) -> float:
+        """lam ||w||_1, or lam sum_j c_j |w_j| with penalty weights."""
+        if self.penalty_weights is None:
+            return self.lam * float(np.abs(w).sum())
+        return self.lam * float(self.penalty_weights @ np.abs(w))
+
     def objective(self, w) -> float:
-        """P(w) = C(w) + lam ||w||_1."""
+        """P(w) = C(w) + lam ||w||_1 (with penalty weights, C(w) + lam sum_j c_j |w_j|)."""
         w = self._check_w(w)
-        return self.smooth(w) + self.lam * float(np.abs(w).sum())
+        return self.smooth(w) + self.penalty(w)
 
     def gradient(self, w) -> np.ndarray:
         """The gradient of C at w (a sub-gradient for the hinge loss)."""
@@ -184,30 +218,58 @@ class Problem:
             return np.asarray(self._csc.T @ g).ravel() / self.m
         return self._XT @ g / self.m
 
+    def null_solution(self) -> np.ndarray:
+        """The minimizer of C over the unpenalized coordinates (c_j = 0) with every other w_j = 0: the
+        intercept-only model when the only unpenalized coordinate is an intercept; w = 0 without penalty
+        weights.  It minimizes P for every lam >= :attr:`lambda_max` (computed once: least squares, Newton's
+        method or a linear program on the unpenalized columns)."""
+        if self._null is None:
+            w = np.zeros(self.d)
+            if self.penalty_weights is not None:
+                U = np.flatnonzero(self.penalty_weights == 0)
+                if U.size:
+                    from .solvers.reference import unpenalized_minimizer
+
+                    w[U] = unpenalized_minimizer(self, U)
+            self._null = w
+        return self._null.copy()
+
     @property
     def lambda_max(self) -> float:
-        """||grad C(0)||_inf: for lam >= lambda_max, w = 0 is optimal (computed once)."""
+        """The smallest lam at which the penalized coordinates all vanish at the optimum (computed once).
+
+        Without penalty weights ||grad C(0)||_inf: for lam >= lambda_max, w = 0 is optimal.  With weights,
+        max over c_j > 0 of |grad_j C(w_0)| / c_j, where w_0 is :meth:`null_solution` (0 if every coordinate
+        is unpenalized).
+        """
         if self._lambda_max is None:
-            self._lambda_max = float(np.max(np.abs(self.gradient(np.zeros(self.d)))))
+            g = np.abs(self.gradient(self.null_solution()))
+            if self.penalty_weights is None:
+                self._lambda_max = float(np.max(g))
+            else:
+                pen = self.penalty_weights > 0
+                self._lambda_max = float(np.max(g[pen] / self.penalty_weights[pen])) if pen.any() else 0.0
         return self._lambda_max
 
-    def optimality_residual(self, w) -> float:
+    def optimality_residual(self, w, margins=None) -> float:
         r"""The l_inf norm of the minimum-norm sub-gradient of P at w.
 
-        For w_j != 0 its entry is g_j + lam sign(w_j); for w_j = 0 it is max(|g_j| - lam, 0).  It is zero
-        exactly at the minimizers of P.  Defined only for differentiable losses.
+        For w_j != 0 its entry is g_j + lam_j sign(w_j); for w_j = 0 it is max(|g_j| - lam_j, 0), where
+        lam_j = lam (lam c_j with penalty weights).  It is zero exactly at the minimizers of P.  Defined only
+        for differentiable losses.  ``margins``: Xw if the caller already has it (saves one pass over X).
         """
         if not self.loss.smooth:
             raise ValueError(f"the optimality residual needs a differentiable loss; {self.loss.name} is not")
         w = self._check_w(w)
-        g = self.gradient(w)
-        r = np.where(w != 0, g + self.lam * np.sign(w), np.maximum(np.abs(g) - self.lam, 0.0))
+        g = self.gradient(w) if margins is None else self.gradient_from_margins(margins)
+        lam = self.lam if self.penalty_weights is None else self.lam_vector
+        r = np.where(w != 0, g + lam * np.sign(w), np.maximum(np.abs(g) - lam, 0.0))
         return float(np.max(np.abs(r)))
 
-    def relative_residual(self, w) -> float:
+    def relative_residual(self, w, margins=None) -> float:
         """optimality_residual(w) / max(lambda_max, lam): scale-free, 1 at w = 0 when lam is tiny."""
         scale = max(self.lambda_max, self.lam, np.finfo(float).tiny)
-        return self.optimality_residual(w) / scale
+        return self.optimality_residual(w, margins) / scale
 
     # ------------------------------------------------------------------ reference
     def reference_solution(self, tol: float = 1e-10):
@@ -227,4 +289,6 @@ class Problem:
 
     def __repr__(self):
         kind = f"sparse, density {self.density:.3g}" if self.is_sparse else "dense"
-        return f"Problem(m={self.m}, d={self.d}, {kind}, loss={self.loss.name!r}, lam={self.lam:g})"
+        weights = "" if self.penalty_weights is None else (
+            f", penalty weights ({int(np.sum(self.penalty_weights == 0))} unpenalized)")
+        return f"Problem(m={self.m}, d={self.d}, {kind}, loss={self.loss.name!r}, lam={self.lam:g}{weights})"

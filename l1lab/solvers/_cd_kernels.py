@@ -4,6 +4,10 @@ Each kernel runs a chunk of iterations on plain arrays and updates ``w`` and the
 ``z = Xw`` in place, so one coordinate step costs O(nnz of column j).  Dense data is passed as XT, the
 C-contiguous (d, m) transpose, so that column j is the contiguous row ``XT[j]``; sparse data as the CSC
 arrays (indptr, indices, data).  Coordinate indices come pre-drawn from numpy's Generator.
+
+Penalty weights: ``pw`` is empty for the papers' penalty lam ||w||_1, or holds one weight c_j >= 0 per
+coordinate for lam sum_j c_j |w_j| (the threshold of coordinate j becomes lam c_j / beta; c_j = 0 is an
+unpenalized coordinate such as an intercept).
 """
 import numpy as np
 from llvmlite import ir
@@ -108,12 +112,24 @@ def _grad_sparse(code, indptr, indices, data, j, z, y, xty_j, inv_m):
     return g * inv_m
 
 
+@njit(cache=True, inline="always")
+def _coordinate_threshold(j, lam, pw, beta):
+    """(lam_j / beta_j, 1 / beta_j) for coordinate j; beta has length 1 (shared) or d, pw length 0 or d."""
+    b = beta[j] if beta.shape[0] > 1 else beta[0]
+    inv_b = 1.0 / b
+    if pw.shape[0] > 0:
+        return lam * pw[j] * inv_b, inv_b
+    return lam * inv_b, inv_b
+
+
 @njit(cache=True)
-def cd_dense(code, XT, y, xty, w, z, idx, lam, beta):
+def cd_dense(code, XT, y, xty, w, z, idx, lam, pw, beta):
     """Run the coordinates ``idx`` of Algorithm 2 on dense data.  ``beta`` holds one curvature bound per
-    coordinate, or a single one shared by all (then the thresholds are computed once)."""
+    coordinate, or a single one shared by all; ``pw`` the penalty weights (empty: none).  With a shared beta
+    and no weights the thresholds are computed once (the fast path of the benchmarks); a coordinate with
+    beta_j <= 0 (an all-zero column, in the reference solver) is skipped."""
     inv_m = 1.0 / XT.shape[1]
-    shared = beta.shape[0] == 1
+    shared = beta.shape[0] == 1 and pw.shape[0] == 0
     inv_b = 1.0 / beta[0]
     thr = lam * inv_b
     n = idx.shape[0]
@@ -122,10 +138,9 @@ def cd_dense(code, XT, y, xty, w, z, idx, lam, beta):
         if t + 1 < n and idx[t + 1] != j + 1:  # fetch a non-adjacent next column early (see cd_sparse)
             prefetch(XT[idx[t + 1]], 0)
         if not shared:
-            if beta[j] <= 0.0:
+            if beta.shape[0] > 1 and beta[j] <= 0.0:
                 continue
-            inv_b = 1.0 / beta[j]
-            thr = lam * inv_b
+            thr, inv_b = _coordinate_threshold(j, lam, pw, beta)
         xj = XT[j]
         g = _grad_dense(code, xj, z, y, xty[j], inv_m)
         new = soft_step_inv(w[j], g, thr, inv_b)
@@ -137,10 +152,10 @@ def cd_dense(code, XT, y, xty, w, z, idx, lam, beta):
 
 
 @njit(cache=True)
-def cd_sparse(code, indptr, indices, data, y, xty, w, z, idx, lam, beta):
-    """Run the coordinates ``idx`` of Algorithm 2 on CSC data; ``beta`` as in :func:`cd_dense`."""
+def cd_sparse(code, indptr, indices, data, y, xty, w, z, idx, lam, pw, beta):
+    """Run the coordinates ``idx`` of Algorithm 2 on CSC data; ``pw`` and ``beta`` as in :func:`cd_dense`."""
     inv_m = 1.0 / z.shape[0]
-    shared = beta.shape[0] == 1
+    shared = beta.shape[0] == 1 and pw.shape[0] == 0
     inv_b = 1.0 / beta[0]
     thr = lam * inv_b
     n = idx.shape[0]
@@ -156,10 +171,9 @@ def cd_sparse(code, indptr, indices, data, y, xty, w, z, idx, lam, beta):
                 prefetch(data, nxt)
                 prefetch(indices, nxt)
         if not shared:
-            if beta[j] <= 0.0:
+            if beta.shape[0] > 1 and beta[j] <= 0.0:
                 continue
-            inv_b = 1.0 / beta[j]
-            thr = lam * inv_b
+            thr, inv_b = _coordinate_threshold(j, lam, pw, beta)
         g = _grad_sparse(code, indptr, indices, data, j, z, y, xty[j], inv_m)
         new = soft_step_inv(w[j], g, thr, inv_b)
         delta = new - w[j]
@@ -170,14 +184,19 @@ def cd_sparse(code, indptr, indices, data, y, xty, w, z, idx, lam, beta):
 
 
 @njit(cache=True, inline="always")
-def _greedy_pick(grad, w, lam, beta):
+def _greedy_pick(grad, w, lam, pw, beta):
     # Guaranteed decrease of the coordinate step, from (9) and (10):
-    #   P(w) - P(w + eta_j e_j) >= -(g_j eta_j + beta/2 eta_j^2 + lam(|w_j + eta_j| - |w_j|)).
+    #   P(w) - P(w + eta_j e_j) >= -(g_j eta_j + beta/2 eta_j^2 + lam_j(|w_j + eta_j| - |w_j|)),
+    # lam_j = lam (lam c_j with penalty weights pw).
     best_j = 0
     best = -1.0
+    weighted = pw.shape[0] > 0
+    lam_j = lam
     for j in range(grad.shape[0]):
-        eta = soft_step(w[j], grad[j], lam, beta) - w[j]
-        dec = -(grad[j] * eta + 0.5 * beta * eta * eta + lam * (abs(w[j] + eta) - abs(w[j])))
+        if weighted:
+            lam_j = lam * pw[j]
+        eta = soft_step(w[j], grad[j], lam_j, beta) - w[j]
+        dec = -(grad[j] * eta + 0.5 * beta * eta * eta + lam_j * (abs(w[j] + eta) - abs(w[j])))
         if dec > best:
             best = dec
             best_j = j
@@ -185,9 +204,10 @@ def _greedy_pick(grad, w, lam, beta):
 
 
 @njit(cache=True)
-def gcd_dense(code, XT, y, xty, w, z, n_steps, lam, beta, chosen):
+def gcd_dense(code, XT, y, xty, w, z, n_steps, lam, pw, beta, chosen):
     """Greedy coordinate descent: each step computes the full gradient (all of X) and updates the coordinate
-    with the largest guaranteed decrease.  ``chosen`` receives the coordinates picked."""
+    with the largest guaranteed decrease.  ``chosen`` receives the coordinates picked; ``pw`` as in
+    :func:`cd_dense`."""
     d, m = XT.shape
     inv_m = 1.0 / m
     dz = np.empty(m)
@@ -197,9 +217,9 @@ def gcd_dense(code, XT, y, xty, w, z, n_steps, lam, beta, chosen):
             dz[i] = loss_deriv(code, z[i], y[i])
         for j in range(d):
             grad[j] = dot(XT[j], dz) * inv_m
-        j = _greedy_pick(grad, w, lam, beta)
+        j = _greedy_pick(grad, w, lam, pw, beta)
         chosen[t] = j
-        new = soft_step(w[j], grad[j], lam, beta)
+        new = soft_step(w[j], grad[j], lam if pw.shape[0] == 0 else lam * pw[j], beta)
         delta = new - w[j]
         if delta != 0.0:
             w[j] = new
@@ -209,7 +229,7 @@ def gcd_dense(code, XT, y, xty, w, z, n_steps, lam, beta, chosen):
 
 
 @njit(cache=True)
-def gcd_sparse(code, indptr, indices, data, y, xty, w, z, n_steps, lam, beta, chosen):
+def gcd_sparse(code, indptr, indices, data, y, xty, w, z, n_steps, lam, pw, beta, chosen):
     """Sparse (CSC) version of :func:`gcd_dense`."""
     d = indptr.shape[0] - 1
     m = z.shape[0]
@@ -221,9 +241,9 @@ def gcd_sparse(code, indptr, indices, data, y, xty, w, z, n_steps, lam, beta, ch
             dz[i] = loss_deriv(code, z[i], y[i])
         for j in range(d):
             grad[j] = sparse_dot(indptr, indices, data, j, dz) * inv_m
-        j = _greedy_pick(grad, w, lam, beta)
+        j = _greedy_pick(grad, w, lam, pw, beta)
         chosen[t] = j
-        new = soft_step(w[j], grad[j], lam, beta)
+        new = soft_step(w[j], grad[j], lam if pw.shape[0] == 0 else lam * pw[j], beta)
         delta = new - w[j]
         if delta != 0.0:
             w[j] = new

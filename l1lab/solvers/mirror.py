@@ -10,6 +10,10 @@ uniform on {0, ..., T-1}, where w_t is the iterate after t steps and w_0 = 0, dr
 checkpoint T), ``"average"`` ((1/T) sum_{t<T} w_t; P of it is at most Theorem 3's average by convexity).
 The trace records P and l0 of the chosen output at every checkpoint, and ``Result.w`` is the output at the
 last checkpoint (for ``"random"``, the sampled w_r, not the last iterate).
+
+With penalty weights (:class:`l1lab.Problem`'s ``penalty_weights``) coordinate j is truncated by eta lam c_j
+(Langford's variant: gravity c_j g): the composite step of the weighted penalty, so an unpenalized coordinate
+(c_j = 0, an intercept) takes plain stochastic gradient steps through the same link.
 """
 from __future__ import annotations
 
@@ -22,6 +26,11 @@ from . import _mirror_kernels as K
 from ._example_driver import check_common, run_examples
 
 _EMPTY = np.zeros(0)
+
+
+def _weights(problem):
+    """The kernels' penalty-weight argument: empty for the unweighted penalty."""
+    return _EMPTY if problem.penalty_weights is None else problem.penalty_weights
 
 
 class _Smidas:
@@ -38,7 +47,8 @@ class _Smidas:
 
     def run(self, idx):
         K.smidas_chunk(self.prob.loss.code, *self.arrays, self.prob.y, self.theta, self.active, self.pos,
-                       self.n_active, idx, self.eta, self.prob.lam, self.p, self.wsum, self.pw)
+                       self.n_active, idx, self.eta, self.prob.lam, _weights(self.prob), self.p, self.wsum,
+                       self.pw)
 
     def primal(self):
         return link_inverse(self.theta, self.p)
@@ -84,11 +94,11 @@ class _TruncGradLazy:
 
     def run(self, idx):
         K.truncgrad_lazy_chunk(self.prob.loss.code, *self.arrays, self.prob.y, self.w, self.last, self.step,
-                               idx, self.eta, self.prob.lam)
+                               idx, self.eta, self.prob.lam, _weights(self.prob))
         self.step += idx.shape[0]
 
     def primal(self):
-        K.catch_up(self.w, self.last, self.step, self.eta * self.prob.lam)
+        K.catch_up(self.w, self.last, self.step, self.eta * self.prob.lam, _weights(self.prob))
         return self.w.copy()
 
 
@@ -103,7 +113,7 @@ class _Langford:
 
     def run(self, idx):
         K.langford_chunk(self.prob.loss.code, *self.arrays, self.prob.y, self.w, self.step, idx, self.eta,
-                         self.gravity, self.period, self.threshold, self.wsum)
+                         self.gravity, self.period, self.threshold, self.wsum, _weights(self.prob))
         self.step += idx.shape[0]
 
     def primal(self):
@@ -156,7 +166,7 @@ class _SGD:
 
     def run(self, idx):
         K.sgd_chunk(self.prob.loss.code, *self.arrays, self.prob.y, self.w, idx, self.eta, self.prob.lam,
-                    self.wsum)
+                    self.wsum, _weights(self.prob))
 
     def primal(self):
         return self.w.copy()

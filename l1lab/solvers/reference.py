@@ -7,6 +7,9 @@ a backtracking line search on P itself.  It stops when the relative optimality r
 (:meth:`l1lab.Problem.relative_residual`) is at most ``tol``.
 
 Hinge loss: P is piecewise linear, so min P is a linear program, solved exactly by HiGHS.
+
+Penalty weights (lam_j = lam c_j, e.g. 0 for an intercept) enter every step: the coordinate thresholds, the
+signed penalty on the support, the line search and the linear program's costs.
 """
 from __future__ import annotations
 
@@ -36,12 +39,13 @@ def _newton_polish(problem, state, tol, max_steps=30, max_support=3000):
     XS = problem.X[:, S]
     XS = XS.toarray() if sp.issparse(XS) else np.asarray(XS)
     loss, y, lam = problem.loss, problem.y, problem.lam
+    lam_S = lam if problem.penalty_weights is None else lam * problem.penalty_weights[S]
     goal = 0.1 * tol * max(problem.lambda_max, lam)
     for _ in range(max_steps):
         w = state.w
         sgn = np.sign(w[S])
         z = state.z
-        g = XS.T @ loss.deriv(z, y) / problem.m + lam * sgn
+        g = XS.T @ loss.deriv(z, y) / problem.m + lam_S * sgn
         if np.max(np.abs(g)) <= goal:
             return
         H = (XS * loss.second(z, y)[:, None]).T @ XS / problem.m
@@ -55,7 +59,7 @@ def _newton_polish(problem, state, tol, max_steps=30, max_support=3000):
             w_new = w.copy()
             w_new[S] += t * step
             z_new = z + t * (XS @ step)
-            p_new = problem.smooth_from_margins(z_new) + lam * float(np.abs(w_new).sum())
+            p_new = problem.smooth_from_margins(z_new) + problem.penalty(w_new)
             if p_new <= p0 + 1e-4 * t * slope:
                 break
             t *= 0.5
@@ -70,8 +74,9 @@ def _newton_polish(problem, state, tol, max_steps=30, max_support=3000):
 def _smooth_reference(problem, tol, max_rounds=500):
     state = _CDState(problem)
     lam = problem.lam
-    if problem.lambda_max <= lam:
-        return state.w, state.objective()
+    if problem.lambda_max <= lam:  # the penalized coordinates vanish: w = 0, or the unpenalized fit
+        w = problem.null_solution()
+        return w, problem.objective(w)
     h = problem.loss.beta * problem.column_sq_norms()
     all_idx = np.arange(problem.d, dtype=np.int64)
     for _ in range(max_rounds):
@@ -97,17 +102,60 @@ def _smooth_reference(problem, tol, max_rounds=500):
 
 
 def _hinge_reference(problem):
-    """min (1/m) sum xi_i + lam sum (u + v)  s.t. xi_i >= 1 - y_i <x_i, u - v>,  u, v, xi >= 0."""
-    m, d, lam = problem.m, problem.d, problem.lam
+    """min (1/m) sum xi_i + sum_j lam_j (u_j + v_j)  s.t. xi_i >= 1 - y_i <x_i, u - v>,  u, v, xi >= 0."""
+    m, d = problem.m, problem.d
     YX = sp.csr_matrix(problem.X).multiply(problem.y[:, None]).tocsr()
     A = sp.hstack([-YX, YX, -sp.identity(m)], format="csr")
-    c = np.concatenate([np.full(2 * d, lam), np.full(m, 1.0 / m)])
+    lam_j = problem.lam_vector
+    c = np.concatenate([lam_j, lam_j, np.full(m, 1.0 / m)])
     res = linprog(c, A_ub=A, b_ub=-np.ones(m), bounds=(0, None), method="highs",
                   options={"primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10})
     if res.status != 0:
         raise RuntimeError(f"HiGHS failed on the hinge-loss linear program: {res.message}")
     w = res.x[:d] - res.x[d:2 * d]
     return w, problem.objective(w)
+
+
+def unpenalized_minimizer(problem, U, max_steps=100):
+    """argmin over w_U of C(w) with every w_j, j not in U, at zero (U: a few column indices).
+
+    Squared loss: least squares.  Logistic loss: Newton's method with a backtracking line search, to a gradient
+    of 1e-13 or a Newton decrement of 1e-16 (|L'| <= 1 and |x_ij| <= 1 make these absolute scales).  Hinge loss: the linear program.  Raises
+    ValueError when no finite minimizer exists (e.g. logistic labels of one class with an intercept)."""
+    m = problem.m
+    XU = problem.X[:, U]
+    XU = XU.toarray() if sp.issparse(XU) else np.asarray(XU)
+    loss, y = problem.loss, problem.y
+    if not loss.smooth:
+        from ..problem import Problem
+
+        return solve_reference(Problem(XU, y, loss, 0.0))[0]
+    if loss.name == "squared":
+        return np.linalg.lstsq(XU, y, rcond=None)[0]
+    w = np.zeros(len(U))
+    for _ in range(max_steps):
+        z = XU @ w
+        g = XU.T @ loss.deriv(z, y) / m
+        if np.max(np.abs(g)) <= 1e-13:
+            return w
+        H = (XU * loss.second(z, y)[:, None]).T @ XU / m
+        step = np.linalg.lstsq(H, -g, rcond=None)[0]
+        if -float(g @ step) <= 1e-16:
+            # Newton decrement at the rounding level of C: a line search cannot see a decrease any more, and
+            # the full step is the accurate one (quadratic convergence)
+            return w + step
+        c0 = problem.smooth_from_margins(z)
+        t = 1.0
+        while t > 1e-12:
+            if problem.smooth_from_margins(z + t * (XU @ step)) <= c0 + 1e-4 * t * float(g @ step):
+                break
+            t *= 0.5
+        else:
+            return w  # no further decrease at working precision
+        w = w + t * step
+    raise ValueError(
+        "the unpenalized coordinates have no finite minimizer (Newton's method diverged): for the logistic "
+        "loss with an intercept, are all labels the same?")
 
 
 def solve_reference(problem, tol=1e-10):
