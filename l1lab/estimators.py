@@ -1,0 +1,434 @@
+r"""scikit-learn estimators for the l1lab solvers: :class:`L1Regressor` (squared loss) and :class:`L1Classifier`
+(logistic loss, binary or one-vs-rest), so that the book's algorithms fit into pipelines, cross-validation and
+grid searches.
+
+Both minimize problem (1) of Shalev-Shwartz & Tewari (2011) with an optional unpenalized intercept b,
+
+.. math::  P(w, b) = \frac{1}{m}\sum_{i=1}^m L(\langle w, x_i\rangle + b, y_i) + \lambda\|w\|_1,
+
+with L(a, y) = (a - y)^2/2 (``L1Regressor``: the objective of ``sklearn.linear_model.Lasso(alpha=lam)``) or
+L(a, y) = log(1 + exp(-y a)), y in {-1, +1} (``L1Classifier``: the objective of ``LogisticRegression(
+penalty="l1", C=1/(m lam))`` divided by C m, with an unpenalized intercept).
+
+Solvers (``solver=``), every l1lab solver of problem (1):
+
+* ``"scd"`` (default), ``"cyclic"``, ``"gcd"``: :func:`l1lab.solvers.scd`, :func:`~l1lab.solvers.cyclic_cd`,
+  :func:`~l1lab.solvers.gcd`; they stop when the relative optimality residual is at most ``tol`` (at most
+  ``max_epochs`` passes; a GCD step reads all of X).
+* ``"smidas"``, ``"truncgrad"``, ``"sgd"``: :func:`l1lab.solvers.smidas`, :func:`~l1lab.solvers.truncgrad`,
+  :func:`~l1lab.solvers.sgd`; a fixed budget of ``max_epochs`` passes over the examples with step ``eta``.
+
+The stochastic-gradient solvers return their averaged iterate (``output="average"``) unless ``solver_options``
+says otherwise: the average is what Theorem 3 and Proposition 4 bound, and with a constant step it lies much
+closer to the optimum than the last iterate, which rattles in a ball whose size scales with eta
+(``solver_options={"output": "last"}`` gives the last iterate, sparser when many features are irrelevant).
+
+**The intercept** (``fit_intercept=True``) is an extra feature column of ones (inside [-1, 1], so Lemma 6 and
+every step size of the theory still hold) whose coordinate has penalty weight 0 (``Problem(...,
+penalty_weights=[1, ..., 1, 0])``): coordinate descent updates it with the plain step -g/beta (threshold
+lam * 0 / beta), the mirror-descent solvers never truncate it, and the objective, optimality residual,
+``lambda_max`` and reference solution of :class:`l1lab.Problem` all use the weighted penalty.  It is exact, for
+every loss and solver, and needs no centering (which would break sparsity and the [-1, 1] bound).
+
+**Scaling.**  The solvers need features in [-1, 1].  With ``scale=None`` (default) other inputs get the same
+error as :class:`l1lab.Problem`; ``scale="maxabs"`` divides each column by its largest absolute value
+(:func:`l1lab.datasets.scale_features`, sparsity kept) before fitting and divides ``coef_`` by the same factors
+after, so predictions on unscaled X are right.  As with a ``MaxAbsScaler`` in a ``Pipeline`` (which it equals,
+up to the folding), the penalty then applies to the coefficients of the scaled features.
+
+**Sparse input** (CSR/CSC, any scipy sparse format) is never densified.  **Sample weights** are not supported:
+every solver minimizes the unweighted mean loss of problem (1), so ``fit(X, y, sample_weight=...)`` raises a
+TypeError that says so.
+"""
+from __future__ import annotations
+
+import math
+import numbers
+import warnings
+
+import numpy as np
+import scipy.sparse as sp
+import sklearn
+from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.utils import check_random_state
+from sklearn.utils.extmath import safe_sparse_dot
+from sklearn.utils.multiclass import check_classification_targets
+
+try:
+    from sklearn.utils.validation import check_is_fitted, validate_data
+except ImportError as err:  # validate_data and __sklearn_tags__ are scikit-learn 1.6's estimator API
+    raise ImportError(f"l1lab.estimators needs scikit-learn >= 1.6; found {sklearn.__version__}") from err
+
+from . import solvers
+from .datasets import scale_features
+from .links import smidas_p
+from .problem import Problem
+
+__all__ = ["L1Regressor", "L1Classifier", "SOLVERS", "default_eta"]
+
+#: solver name -> (l1lab solver function, family)
+SOLVERS = {
+    "scd": (solvers.scd, "cd"),
+    "cyclic": (solvers.cyclic_cd, "cd"),
+    "gcd": (solvers.gcd, "cd"),
+    "smidas": (solvers.smidas, "sgd"),
+    "truncgrad": (solvers.truncgrad, "sgd"),
+    "sgd": (solvers.sgd, "sgd"),
+}
+#: default ``max_epochs`` per family: a cap for coordinate descent (which stops at ``tol``), the whole budget
+#: of the stochastic-gradient solvers
+DEFAULT_MAX_EPOCHS = {"cd": 10_000, "sgd": 50}
+_RESERVED = {"n_iter", "seed", "eta", "tol", "problem"}
+
+
+def default_eta(problem, solver="smidas", p=None):
+    r"""The default step size of the stochastic-gradient solvers: :math:`\eta = 1/(\beta\,(p-1)\max_i
+    \|x_i\|_p^2)` (p = 2 for truncgrad and sgd; SMIDAS's p, default 2 ln d, otherwise).
+
+    The loss of one example is :math:`\beta\|x_i\|_p^2`-smooth with respect to the norm
+    :math:`\|\cdot\|_q` (q = p/(p-1)) in which the link's potential :math:`\frac12\|w\|_q^2` is
+    (q - 1) = 1/(p - 1)-strongly convex, so this is the largest step for which every single-example step is a
+    descent step on that example's loss.  It is the data-dependent form of the limit K -> infinity of
+    Proposition 4's step :math:`\frac{2}{\kappa\rho}\frac{K}{1+K}` (:math:`2/\rho = 1/\beta` for both the
+    squared and the logistic loss), with the worst case :math:`\kappa = (p-1)d^{2/p}` over x in [-1, 1]^d
+    replaced by the data's :math:`(p-1)\max_i\|x_i\|_p^2`.  A constant step leaves the final iterate in a
+    neighbourhood of the optimum whose size scales with eta; decrease eta (and raise ``max_epochs``) for more
+    accuracy, or use a coordinate-descent solver, which converges.
+    """
+    if solver == "smidas":
+        p = smidas_p(problem.d) if p is None else float(p)
+    else:
+        p = 2.0
+    if problem.is_sparse:
+        M = problem.csr
+        norms = np.asarray(abs(M).power(p).sum(axis=1)).ravel()
+    else:
+        norms = (np.abs(problem.rows) ** p).sum(axis=1)
+    r = float(norms.max()) ** (2.0 / p)
+    beta = problem.loss.beta
+    return 1.0 / (beta * (p - 1.0) * r) if r > 0 else 1.0 / beta
+
+
+class _L1Base(BaseEstimator):
+    """Parameters, validation and the solver call shared by the two estimators."""
+
+    _loss = None
+
+    def __init__(self, lam=1e-3, *, solver="scd", fit_intercept=True, scale=None, max_epochs=None, tol=1e-8,
+                 eta=None, random_state=0, solver_options=None):
+        self.lam = lam
+        self.solver = solver
+        self.fit_intercept = fit_intercept
+        self.scale = scale
+        self.max_epochs = max_epochs
+        self.tol = tol
+        self.eta = eta
+        self.random_state = random_state
+        self.solver_options = solver_options
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        return tags
+
+    # ------------------------------------------------------------------ validation
+    def _check_params(self):
+        name = type(self).__name__
+        if self.solver not in SOLVERS:
+            raise ValueError(f"{name}: solver must be one of {sorted(SOLVERS)}, got {self.solver!r}")
+        family = SOLVERS[self.solver][1]
+        lam = _number(self.lam, "lam", name)
+        if lam < 0:
+            raise ValueError(f"{name}: lam must be a finite number >= 0, got {self.lam!r}")
+        if not isinstance(self.fit_intercept, (bool, np.bool_)):
+            raise ValueError(f"{name}: fit_intercept must be True or False, got {self.fit_intercept!r}")
+        if self.scale not in (None, "maxabs"):
+            raise ValueError(f"{name}: scale must be None or 'maxabs', got {self.scale!r}")
+        max_epochs = DEFAULT_MAX_EPOCHS[family] if self.max_epochs is None else self.max_epochs
+        if isinstance(max_epochs, bool) or not isinstance(max_epochs, numbers.Real) or not (
+                max_epochs > 0 and math.isfinite(max_epochs)):
+            raise ValueError(f"{name}: max_epochs must be a finite number > 0 (passes over the data), "
+                             f"got {self.max_epochs!r}")
+        tol = _number(self.tol, "tol", name)
+        if tol <= 0:
+            raise ValueError(f"{name}: tol must be a finite number > 0 (the relative optimality residual at "
+                             f"which coordinate descent stops), got {self.tol!r}")
+        eta = None
+        if self.eta is not None:
+            eta = _number(self.eta, "eta", name)
+            if eta <= 0:
+                raise ValueError(f"{name}: eta must be None or a finite number > 0, got {self.eta!r}")
+            if family == "cd":
+                raise ValueError(f"{name}: eta is the step size of the stochastic-gradient solvers; "
+                                 f"solver={self.solver!r} takes the step 1/beta of the theory (set beta with "
+                                 "solver_options={'beta': ...})")
+        opts = {} if self.solver_options is None else self.solver_options
+        if not isinstance(opts, dict):
+            raise ValueError(f"{name}: solver_options must be None or a dict, got {type(opts).__name__}")
+        clash = _RESERVED & set(opts)
+        if clash:
+            raise ValueError(f"{name}: solver_options may not set {sorted(clash)}: use the estimator's "
+                             "parameters (max_epochs, random_state, eta, tol)")
+        return family, lam, float(max_epochs), tol, eta, dict(opts)
+
+    def _check_fit_params(self, fit_params):
+        if "sample_weight" in fit_params:
+            raise TypeError(
+                f"{type(self).__name__}.fit does not support sample_weight: every l1lab solver minimizes the "
+                "unweighted mean loss (1/m) sum_i L(<w, x_i> + b, y_i) of problem (1).  Replicate rows to "
+                "emulate integer weights.")
+        if fit_params:
+            raise TypeError(f"{type(self).__name__}.fit got unexpected keyword arguments {sorted(fit_params)}")
+
+    def _seed(self):
+        if isinstance(self.random_state, numbers.Integral) and not isinstance(self.random_state, bool):
+            return int(self.random_state)
+        return int(check_random_state(self.random_state).randint(np.iinfo(np.int32).max))
+
+    def _validate_X_y(self, X, y, **kwargs):
+        return validate_data(self, X, y, accept_sparse=("csr", "csc"), dtype=np.float64, **kwargs)
+
+    # ------------------------------------------------------------------ design matrix
+    def _design(self, X):
+        """Scaled (or range-checked) X with the intercept column appended, the penalty weights and the
+        per-feature scale factors."""
+        d = X.shape[1]
+        factors = None
+        if self.scale == "maxabs" and sp.issparse(X):
+            X, factors = scale_features(X, return_scale=True)
+        elif self.scale == "maxabs":  # as scale_features, written straight into the design matrix below
+            factors = np.abs(X).max(axis=0)
+            factors = np.where(factors > 0, factors, 1.0)
+        else:
+            values = X.data if sp.issparse(X) else X
+            big = float(np.max(np.abs(values))) if values.size else 0.0
+            if big > 1.0:
+                raise ValueError(
+                    f"features must lie in [-1, 1] (max |x_ij| = {big:.4g}), as the theory assumes; pass "
+                    f"scale='maxabs' to {type(self).__name__}, or use l1lab.datasets.scale_features(X)")
+        if sp.issparse(X):
+            X = sp.csc_matrix(X)
+            if self.fit_intercept:
+                X = sp.hstack([X, sp.csc_matrix(np.ones((X.shape[0], 1)))], format="csc")
+        else:
+            cols = d + 1 if self.fit_intercept else d
+            Xd = np.empty((X.shape[0], cols), order="F")  # Problem stores X^T: an F-ordered X needs no copy
+            if factors is None:
+                Xd[:, :d] = X
+            else:
+                np.divide(X, factors, out=Xd[:, :d])
+                np.clip(Xd[:, :d], -1.0, 1.0, out=Xd[:, :d])  # rounding can leave 1 + 1 ulp
+            if self.fit_intercept:
+                Xd[:, d] = 1.0
+            X = Xd
+        weights = np.r_[np.ones(d), 0.0] if self.fit_intercept else None
+        return X, weights, factors
+
+    def _solve(self, X, y, weights, params):
+        """Solve one problem (1) on the design matrix; returns (w, Result)."""
+        family, lam, max_epochs, tol, eta, opts = params
+        problem = Problem(X, y, self._loss, lam, penalty_weights=weights)
+        fun = SOLVERS[self.solver][0]
+        seed = self._seed()
+        if family == "cd":
+            n_iter = max(1, int(math.ceil(max_epochs * problem.d)))
+            kw = {"seed": seed} if self.solver == "scd" else {}
+            result = fun(problem, n_iter, tol=tol, **kw, **opts)
+            if not result.info["converged"]:
+                warnings.warn(
+                    f"{type(self).__name__}(solver={self.solver!r}) stopped after max_epochs={max_epochs:g} "
+                    f"with relative optimality residual {result.info['residual']:.3g} > tol={tol:g}; "
+                    "increase max_epochs (or tol)", ConvergenceWarning, stacklevel=3)
+        else:
+            n_iter = max(1, int(math.ceil(max_epochs * problem.m)))
+            if eta is None:
+                p = opts.get("p")
+                if self.solver == "smidas" and p is None:
+                    p = smidas_p(problem.d, rounded=bool(opts.get("p_rounded", False)))
+                eta = default_eta(problem, self.solver, p)
+            opts.setdefault("output", "average")
+            result = fun(problem, n_iter, eta, seed=seed, **opts)
+        return result.w, result
+
+    def _unfold(self, w, factors):
+        """(coef, intercept) on the original features from a solution w on the design matrix."""
+        d = self.n_features_in_
+        coef = w[:d].copy()
+        if factors is not None:
+            coef /= factors
+        intercept = float(w[d]) if self.fit_intercept else 0.0
+        return coef, intercept
+
+    def _decision(self, X):
+        check_is_fitted(self)
+        X = validate_data(self, X, accept_sparse=("csr", "csc"), dtype=np.float64, reset=False)
+        return safe_sparse_dot(X, self.coef_.T, dense_output=True) + self.intercept_
+
+
+def _number(value, what, name):
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value):
+        raise ValueError(f"{name}: {what} must be a finite number, got {value!r}")
+    return float(value)
+
+
+_PARAMS_DOC = """
+    Parameters
+    ----------
+    lam : float >= 0, default 1e-3
+        The l1 penalty lambda of problem (1) (``alpha`` of ``Lasso``; ``1/(C m)`` of ``LogisticRegression``).
+    solver : {"scd", "cyclic", "gcd", "smidas", "truncgrad", "sgd"}, default "scd"
+        The l1lab solver (see the module docstring).
+    fit_intercept : bool, default True
+        Fit an unpenalized intercept, as a column of ones with penalty weight 0 (exact for every solver).
+    scale : None or "maxabs", default None
+        None: features must lie in [-1, 1] (ValueError otherwise).  "maxabs": divide every column by its
+        largest absolute value before fitting, and fold the factors back into ``coef_``.
+    max_epochs : float > 0, default None
+        Passes over the data.  Coordinate descent: at most ``max_epochs * d`` coordinate steps (default
+        10000 epochs, a cap: the run stops at ``tol``).  Stochastic-gradient solvers: exactly
+        ``max_epochs * m`` example steps (default 50 epochs, the whole budget).
+    tol : float > 0, default 1e-8
+        Coordinate descent stops at the first trace checkpoint, at least an epoch after the previous test, at
+        which the relative optimality residual ``Problem.relative_residual`` (the l_inf norm of the
+        minimum-norm sub-gradient of P over max(lambda_max, lam)) is at most ``tol``; a ConvergenceWarning if
+        ``max_epochs`` runs out first.  Ignored by the stochastic-gradient solvers, whose constant-step iterates
+        do not converge to the optimum.
+    eta : float > 0 or None, default None
+        Step size of smidas, truncgrad and sgd; None: :func:`default_eta`, 1/(beta (p-1) max_i ||x_i||_p^2).
+    random_state : int, RandomState or None, default 0
+        Seed of the numpy Generator that draws the coordinate (scd) or example stream; an int is passed to the
+        solver as its ``seed`` (same seed, same numbers as the l1lab solver).
+    solver_options : dict or None
+        Further keyword arguments of the solver, e.g. ``{"beta": 0.5}`` (coordinate descent),
+        ``{"output": "last"}`` (stochastic-gradient solvers; default here "average"), ``{"variant": "langford"}``
+        (truncgrad), ``{"n_checkpoints": 100}`` (the trace's resolution).
+"""
+
+
+class L1Regressor(RegressorMixin, _L1Base):
+    __doc__ = r"""Least squares with an l1 penalty (the Lasso) solved by an l1lab solver.
+
+    Minimizes :math:`\frac{1}{2m}\sum_i(\langle w, x_i\rangle + b - y_i)^2 + \lambda\|w\|_1`, the objective of
+    ``sklearn.linear_model.Lasso(alpha=lam)``.
+""" + _PARAMS_DOC + """
+    Attributes
+    ----------
+    coef_ : (n_features,) ndarray
+        w, on the original (unscaled) features.
+    intercept_ : float
+        b (0.0 if ``fit_intercept=False``).
+    n_iter_ : int
+        Solver iterations run: coordinate steps (coordinate descent) or example steps.
+    trace_ : l1lab.Trace
+        The run's trace (objective P, nnz, data accesses, seconds at log-spaced checkpoints), on the problem
+        actually solved (scaled features, intercept column).
+    solver_info_ : dict
+        The solver's ``Result.info`` (for coordinate descent also ``residual`` and ``converged``).
+    n_features_in_, feature_names_in_ : as in scikit-learn.
+    """
+
+    _loss = "squared"
+
+    def fit(self, X, y, **fit_params):
+        """Fit on X (n_samples, n_features; dense or sparse) and targets y.  Returns self."""
+        self._check_fit_params(fit_params)
+        params = self._check_params()
+        X, y = self._validate_X_y(X, y, y_numeric=True)
+        Xd, weights, factors = self._design(X)
+        w, result = self._solve(Xd, y, weights, params)
+        self.coef_, self.intercept_ = self._unfold(w, factors)
+        self.n_iter_ = int(result.info["n_iter"])
+        self.trace_ = result.trace
+        self.solver_info_ = dict(result.info)
+        return self
+
+    def predict(self, X):
+        """<coef_, x> + intercept_ for every row of X."""
+        return self._decision(X)
+
+
+class L1Classifier(ClassifierMixin, _L1Base):
+    __doc__ = r"""l1-regularized logistic regression solved by an l1lab solver.
+
+    Minimizes :math:`\frac{1}{m}\sum_i \log(1 + e^{-y_i(\langle w, x_i\rangle + b)}) + \lambda\|w\|_1` with the
+    labels mapped to y_i in {-1, +1}: ``classes_[1]`` is +1, ``classes_[0]`` is -1 (labels of any type).  More
+    than two classes: one binary problem per class (one-vs-rest), the predicted class the one with the largest
+    decision value.  The objective is that of ``LogisticRegression(penalty="l1", C=1/(m lam))`` divided by
+    C m, with the intercept unpenalized.
+""" + _PARAMS_DOC + """
+    Attributes
+    ----------
+    classes_ : (n_classes,) ndarray
+        The labels seen in fit, sorted.
+    coef_ : (1, n_features) or (n_classes, n_features) ndarray
+        w of each binary problem on the original features (one row for two classes).
+    intercept_ : (1,) or (n_classes,) ndarray
+    n_iter_ : (1,) or (n_classes,) ndarray of int
+        Solver iterations run for each binary problem.
+    trace_ : list of l1lab.Trace
+        One trace per binary problem (length 1 for two classes), in the order of ``coef_``'s rows.
+    solver_info_ : list of dict
+        The solver's ``Result.info`` of each binary problem.
+    n_features_in_, feature_names_in_ : as in scikit-learn.
+    """
+
+    _loss = "logistic"
+
+    def fit(self, X, y, **fit_params):
+        """Fit on X (n_samples, n_features; dense or sparse) and labels y.  Returns self."""
+        self._check_fit_params(fit_params)
+        params = self._check_params()
+        X, y = self._validate_X_y(X, y)
+        check_classification_targets(y)
+        classes = np.unique(y)
+        if classes.size < 2:
+            raise ValueError(f"{type(self).__name__} needs samples of at least two classes; the data contain "
+                             f"one class: {classes[0]!r}")
+        Xd, weights, factors = self._design(X)
+        positives = classes[1:] if classes.size == 2 else classes
+        coefs, intercepts, n_iter, traces, infos = [], [], [], [], []
+        for c in positives:
+            w, result = self._solve(Xd, np.where(y == c, 1.0, -1.0), weights, params)
+            coef, b = self._unfold(w, factors)
+            coefs.append(coef)
+            intercepts.append(b)
+            n_iter.append(int(result.info["n_iter"]))
+            traces.append(result.trace)
+            infos.append(dict(result.info))
+        self.classes_ = classes
+        self.coef_ = np.vstack(coefs)
+        self.intercept_ = np.array(intercepts)
+        self.n_iter_ = np.array(n_iter, dtype=np.int64)
+        self.trace_ = traces
+        self.solver_info_ = infos
+        return self
+
+    def decision_function(self, X):
+        """<coef_, x> + intercept_: shape (n_samples,) for two classes (positive: ``classes_[1]``), else
+        (n_samples, n_classes)."""
+        scores = self._decision(X)
+        return scores.ravel() if scores.shape[1] == 1 else scores
+
+    def predict(self, X):
+        scores = self.decision_function(X)
+        if scores.ndim == 1:
+            return self.classes_[(scores > 0).astype(int)]
+        return self.classes_[np.argmax(scores, axis=1)]
+
+    def predict_proba(self, X):
+        """Two classes: [1 - s, s] with s = sigmoid(decision), the model's probability.  More classes: the
+        one-vs-rest sigmoids normalized to sum to 1 (as scikit-learn's one-vs-rest LogisticRegression)."""
+        scores = self.decision_function(X)
+        if scores.ndim == 1:
+            s = _sigmoid(scores)
+            return np.column_stack([1.0 - s, s])
+        s = _sigmoid(scores)
+        return s / s.sum(axis=1, keepdims=True)
+
+    def predict_log_proba(self, X):
+        return np.log(self.predict_proba(X))
+
+
+def _sigmoid(t):
+    return 0.5 * (1.0 + np.tanh(0.5 * t))  # overflow-free 1 / (1 + e^-t)
