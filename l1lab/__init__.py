@@ -2,6 +2,8 @@
 
 The reference package of the l1lab book: every algorithm and every bound of its five source papers.
 ``l1lab.widgets`` (ipywidgets) is not imported here: import it explicitly in a notebook.
+``l1lab.estimators`` (scikit-learn estimators ``L1Regressor`` and ``L1Classifier``) is not imported here either,
+to keep ``import l1lab`` free of scikit-learn's import time: ``from l1lab.estimators import L1Classifier``.
 """
 from . import datasets, experiments, links, losses, plotting, solvers, theory
 from .losses import get_loss
