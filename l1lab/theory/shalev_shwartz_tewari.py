@@ -352,3 +352,206 @@ def loss_condition_14(loss):
     from ..losses import get_loss
 
     return get_loss(loss).rho_self_bounded
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Appendix A: Lemma 5, the lower bound for methods that change one coordinate per step
+#
+# The lemma's loss is L(a, b) = (a - b)^2, twice l1lab's squared loss; every value below is in the lemma's
+# units.  Its distribution: Y = +-1 with probability 1/2 each, and given Y = y the features X_1, ..., X_d are
+# independent with P[X_j = y] = 1/2 + 1/(2B).  Then E[(<w, X> - Y)^2] = (1 - 1/B^2)||w||_2^2 + (1 - sum_j w_j/B)^2
+# (l1lab.lower_bound.population_risk), and with k = B^2 - 1 everything is explicit:
+#   min over ||w||_0 <= s  =  k/(s + k)   (w = B/(s + k) on any s coordinates),   R* = k/(d + k).
+# The printed proof fixes d = 100(B^2 - 1) whatever eps is; its step "(B^2-1)/(4s) - 0.01 >= B^2/(8s)" holds
+# only for s <= 12.5(B^2 - 2), and the printed iteration bound exceeds the exact minimum number of steps once
+# eps is below about 1e-3.  d >= (B^2 - 1)/eps repairs it (lemma5_dimension_for_accuracy).
+
+
+def _lemma5_B(B):
+    B = float(B)
+    if not (math.isfinite(B) and B >= 2.0):
+        raise ValueError(f"Lemma 5 needs B >= 2 (the radius of the l1 ball), got B = {B}")
+    return B
+
+
+def _lemma5_eps(eps):
+    eps = np.asarray(eps, dtype=np.float64)
+    if np.any(~(eps > 0)) or np.any(eps > 0.12):
+        raise ValueError(f"Lemma 5 needs 0 < eps <= 0.12, got eps = {eps}")
+    return eps
+
+
+def _lemma5_s(s):
+    s = np.asarray(s, dtype=np.float64)
+    if np.any(~(s >= 1)):
+        raise ValueError(f"the sparsity s must be >= 1 (a number of nonzero coordinates), got s = {s}")
+    return s
+
+
+def _scalar(out):
+    out = np.asarray(out, dtype=np.float64)
+    return float(out) if out.ndim == 0 else out
+
+
+def lemma5_dimension(B):
+    r"""Lemma 5 of Shalev-Shwartz & Tewari (2011), proof: the dimension of the construction,
+    :math:`d = 100(B^2 - 1)` (rounded up to an integer), for B >= 2.  It makes the risk of
+    :math:`w_0 = (B/d)\mathbf{1}` equal to :math:`(B^2-1)/d = 0.01`."""
+    B = _lemma5_B(B)
+    return int(math.ceil(100.0 * (B * B - 1.0) - 1e-9))
+
+
+def lemma5_dimension_for_accuracy(eps, B):
+    r"""Lemma 5 of Shalev-Shwartz & Tewari (2011), repaired: the dimension
+    :math:`d = \lceil (B^2 - 1)\max\{100, 1/\varepsilon\}\rceil` for which the construction proves the iteration
+    bound at accuracy eps.  The proof's d = 100(B^2 - 1) is enough only for eps >= 0.01; the lemma lets the
+    problem depend on eps, and with :math:`d \ge (B^2-1)/\varepsilon` every w with fewer than
+    :math:`(B^2-1)/(2\varepsilon) - (B^2 - 1)` nonzeros has excess risk above eps."""
+    B = _lemma5_B(B)
+    eps = float(_lemma5_eps(eps))
+    return int(math.ceil((B * B - 1.0) * max(100.0, 1.0 / eps) - 1e-9))
+
+
+def lemma5_sparse_gap_bound(s, B):
+    r"""Lemma 5 of Shalev-Shwartz & Tewari (2011), end of the proof, as printed: for every w with
+    :math:`\|w\|_0 \le s` (and :math:`\|w\|_1 \le B`),
+    :math:`C(w) - \min_{\|w\|_1 \le B} C(w) \ge \min\{0.12,\ B^2/(16 s)\}`.
+
+    This is half the population bound :func:`lemma5_population_gap_bound` (the price of the sampling step).
+    With the proof's d = 100(B^2 - 1) it is *false* for s close to d (the exact frontier
+    :func:`lemma5_frontier` is 0 at s = d); it holds for all s <= :func:`lemma5_printed_bound_range`."""
+    B = _lemma5_B(B)
+    s = _lemma5_s(s)
+    return _scalar(np.minimum(0.12, B * B / (16.0 * s)))
+
+
+def lemma5_population_gap_bound(s, B):
+    r"""Lemma 5 of Shalev-Shwartz & Tewari (2011), proof: the population inequality
+    :math:`\mathbb{E}[(\langle w, X\rangle - Y)^2 - (\langle w_0, X\rangle - Y)^2] \ge \min\{0.24,\ B^2/(8s)\}`
+    for :math:`\|w\|_0 \le s`, with d = 100(B^2 - 1).  The printed argument supports it only for
+    s <= :func:`lemma5_proof_sparsity_limit`; the exact frontier shows it for a wider range, never for s
+    near d."""
+    B = _lemma5_B(B)
+    s = _lemma5_s(s)
+    return _scalar(np.minimum(0.24, B * B / (8.0 * s)))
+
+
+def lemma5_iteration_bound(eps, B):
+    r"""Lemma 5 of Shalev-Shwartz & Tewari (2011): an algorithm that starts at w = 0 and changes one
+    coordinate per iteration needs at least :math:`B^2/(16\varepsilon)` iterations to reach accuracy
+    eps <= 0.12 (the iterate after T steps has at most T nonzeros).  For the construction with
+    d = 100(B^2 - 1) this is proved for eps >= 0.01 and false below :func:`lemma5_failure_accuracy`; a
+    dimension d >= (B^2 - 1)/eps (:func:`lemma5_dimension_for_accuracy`) makes it hold at every eps."""
+    B = _lemma5_B(B)
+    eps = _lemma5_eps(eps)
+    return _scalar(B * B / (16.0 * eps))
+
+
+def lemma5_iteration_bound_derived(eps, B):
+    r"""Lemma 5 of Shalev-Shwartz & Tewari (2011), re-derived: if :math:`d \ge (B^2-1)/\varepsilon`, every w with
+    excess risk at most eps has more than :math:`(B^2 - 1)/(2\varepsilon) - (B^2 - 1)` nonzeros, which is at least
+    the printed :math:`B^2/(16\varepsilon)` for B >= 2 and eps <= 0.12 (about 8 times it for small eps)."""
+    B = _lemma5_B(B)
+    eps = _lemma5_eps(eps)
+    k = B * B - 1.0
+    return _scalar(k / (2.0 * eps) - k)
+
+
+def lemma5_risk_lower_bound_as_printed(s, B):
+    r"""Lemma 5 of Shalev-Shwartz & Tewari (2011), proof: every w with :math:`\|w\|_0 \le s` has risk
+    :math:`\mathbb{E}[(\langle w, X\rangle - Y)^2] \ge \min\{1/4,\ (B^2 - 1)/(4s)\}` (case split on
+    :math:`|\sum_j w_j| \le B/2`).  The exact minimum :func:`lemma5_sparse_risk` is at least twice this."""
+    B = _lemma5_B(B)
+    s = _lemma5_s(s)
+    return _scalar(np.minimum(0.25, (B * B - 1.0) / (4.0 * s)))
+
+
+def lemma5_sparse_risk(s, B):
+    r"""Lemma 5 of Shalev-Shwartz & Tewari (2011), proof made exact: the smallest risk of a w with
+    :math:`\|w\|_0 \le s` (s >= 0) is :math:`\min_{\|w\|_0 \le s}\mathbb{E}[(\langle w, X\rangle - Y)^2] =
+    \frac{B^2 - 1}{s + B^2 - 1}`, attained by :math:`B/(s + B^2 - 1)` on any s coordinates (Cauchy-Schwarz,
+    then a one-variable minimization).  Its l1 norm sB/(s + B^2 - 1) < B: the constraint never binds."""
+    B = _lemma5_B(B)
+    s = np.asarray(s, dtype=np.float64)
+    if np.any(~(s >= 0)):
+        raise ValueError(f"the sparsity s must be >= 0, got s = {s}")
+    k = B * B - 1.0
+    return _scalar(k / (s + k))
+
+
+def lemma5_optimal_risk(B, d):
+    r"""Lemma 5 of Shalev-Shwartz & Tewari (2011), proof: the optimal risk of the construction in dimension d,
+    :math:`C(w^\star) = \frac{B^2-1}{d + B^2 - 1}` at :math:`w^\star = \frac{B}{d + B^2 - 1}\mathbf{1}` (1/101 for
+    d = 100(B^2 - 1)); the proof compares with :math:`w_0 = (B/d)\mathbf{1}`, of risk (B^2 - 1)/d = 0.01."""
+    B = _lemma5_B(B)
+    if not d >= 1:
+        raise ValueError(f"d must be >= 1, got {d}")
+    return (B * B - 1.0) / (d + B * B - 1.0)
+
+
+def lemma5_frontier(s, B, d):
+    r"""Lemma 5 of Shalev-Shwartz & Tewari (2011), exact: the least excess risk of an s-sparse vector,
+    :math:`\min_{\|w\|_0\le s} C(w) - C(w^\star) = \frac{k}{s + k} - \frac{k}{d + k} = \frac{k(d - s)}{(s+k)(d+k)}`,
+    k = B^2 - 1, for 0 <= s <= d.  Every iterate of a one-coordinate method after s steps is at least this far
+    from optimal."""
+    s = np.asarray(s, dtype=np.float64)
+    if np.any(s > d):
+        raise ValueError(f"s must be <= d = {d}, got {s}")
+    return _scalar(np.asarray(lemma5_sparse_risk(s, B)) - lemma5_optimal_risk(B, d))
+
+
+def lemma5_min_steps(eps, B, d):
+    r"""Lemma 5 of Shalev-Shwartz & Tewari (2011), exact: the fewest coordinate steps from w = 0 that can reach
+    excess risk eps on the construction in dimension d,
+    :math:`s_{\min}(\varepsilon) = \max\{0, \lceil k/(\varepsilon + C(w^\star)) - k\rceil\}`, k = B^2 - 1 (the
+    smallest s with :func:`lemma5_frontier` <= eps; it is attained by writing B/(s + k) into s coordinates)."""
+    B = _lemma5_B(B)
+    eps = np.asarray(eps, dtype=np.float64)
+    if np.any(~(eps > 0)):
+        raise ValueError(f"eps must be > 0, got {eps}")
+    k = B * B - 1.0
+    r = lemma5_optimal_risk(B, d)
+    s = np.maximum(0.0, np.ceil(k / (eps + r) - k - 1e-9))
+    return _scalar(np.minimum(s, d))
+
+
+def lemma5_proof_sparsity_limit(B, d=None):
+    r"""Lemma 5 of Shalev-Shwartz & Tewari (2011), proof: the largest s for which the printed step
+    :math:`\frac{B^2-1}{4s} - \frac{B^2-1}{d} \ge \frac{B^2}{8s}` holds,
+    :math:`s \le \frac{d(B^2-2)}{8(B^2-1)}` (= 12.5(B^2 - 2) for the proof's d = 100(B^2 - 1)).  The proof
+    uses the step for every s."""
+    B = _lemma5_B(B)
+    d = lemma5_dimension(B) if d is None else d
+    return d * (B * B - 2.0) / (8.0 * (B * B - 1.0))
+
+
+def lemma5_printed_bound_range(B, d=None, c=16.0, cap=0.12):
+    r"""Lemma 5 of Shalev-Shwartz & Tewari (2011): the largest s <= d at which the exact frontier
+    :func:`lemma5_frontier` is still at least the printed :math:`\min\{\text{cap},\ B^2/(c\,s)\}` (c = 16,
+    cap = 0.12: :func:`lemma5_sparse_gap_bound`; c = 8, cap = 0.24: :func:`lemma5_population_gap_bound`).
+    Beyond it the printed inequality is false for the construction (274 of d = 300 for B = 2)."""
+    B = _lemma5_B(B)
+    d = lemma5_dimension(B) if d is None else int(d)
+    s = np.arange(1, d + 1, dtype=np.float64)
+    ok = np.asarray(lemma5_frontier(s, B, d)) >= np.minimum(cap, B * B / (c * s))
+    bad = np.nonzero(~ok)[0]
+    return int(d if bad.size == 0 else bad[0])  # s = bad[0] + 1 fails, so bad[0] is the last good s
+
+
+def lemma5_failure_accuracy(B, d=None):
+    r"""Lemma 5 of Shalev-Shwartz & Tewari (2011): the accuracy below which the printed iteration bound
+    :math:`B^2/(16\varepsilon)` exceeds the exact least number of steps on the construction of dimension d
+    (default 100(B^2 - 1)), i.e. the smaller root of
+    :math:`k/(\varepsilon + r) - k = B^2/(16\varepsilon)`, :math:`r = k/(d+k)`, k = B^2 - 1.  Below it the
+    construction does not support the lemma (about 9.1e-4 for B = 2, 7.6e-4 for B = 3)."""
+    B = _lemma5_B(B)
+    d = lemma5_dimension(B) if d is None else d
+    k = B * B - 1.0
+    c = B * B / 16.0
+    r = lemma5_optimal_risk(B, d)
+    # k eps^2 + (c + k r - k) eps + c r = 0
+    bq = c + k * r - k
+    disc = bq * bq - 4.0 * k * c * r
+    if disc < 0:
+        return 0.0
+    return (-bq - math.sqrt(disc)) / (2.0 * k)
