@@ -298,7 +298,8 @@ _PARAMS_DOC = """
         Step size of smidas, truncgrad and sgd; None: :func:`default_eta`, 1/(beta (p-1) max_i ||x_i||_p^2).
     random_state : int, RandomState or None, default 0
         Seed of the numpy Generator that draws the coordinate (scd) or example stream; an int is passed to the
-        solver as its ``seed`` (same seed, same numbers as the l1lab solver).
+        solver as its ``seed`` (same seed, same numbers as the l1lab solver); from None or a RandomState a seed
+        is drawn.  Cyclic and greedy coordinate descent are deterministic and ignore it.
     solver_options : dict or None
         Further keyword arguments of the solver, e.g. ``{"beta": 0.5}`` (coordinate descent),
         ``{"output": "last"}`` (stochastic-gradient solvers; default here "average"), ``{"variant": "langford"}``
