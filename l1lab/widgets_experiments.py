@@ -250,9 +250,26 @@ class ExperimentData:
                 self._extra[key] = sw.runs(dataset, solver, lam, eta)
         return self._extra[key]
 
+    def optimum(self, dataset, lam) -> tuple:
+        """(P*, ||w*||_0) of the problem on ``dataset`` with ``lam``, from :meth:`l1lab.Problem.reference_solution`
+        (relative optimality residual 1e-8).  Cached.  Needs the data sets."""
+        self.check(dataset, lam)
+        if self.datasets is None:
+            raise ValueError("this ExperimentData has no data sets (built from sweeps alone): no optimum")
+        key = ("optimum", dataset, float(lam))
+        if key not in self._extra:
+            w, p = self.datasets[dataset].problem(lam).reference_solution(tol=1e-8)
+            self._extra[key] = (float(p), int(np.count_nonzero(w)))
+        return self._extra[key]
+
     def eta_table(self) -> str:
         """The chosen step sizes beside Table 1 (:func:`l1lab.experiments.format_eta_table`)."""
         return format_eta_table(self.tuning)
+
+    @property
+    def n_runs(self) -> int:
+        """The number of distinct runs (the tuning runs at the chosen step sizes are reused as seed 0)."""
+        return len({r.key for r in self.tuning.records} | {r.key for r in self.final.records})
 
     @property
     def n_cached(self) -> int:
@@ -904,15 +921,20 @@ def _check_eta(data, dataset, solver, lam, eta):
     return next(g for g in grid if _same(eta, g))
 
 
-def experiment_figure(dataset="duke", lam=1e-6, eta_smidas=None, eta_truncgrad=None, data=None,
-                      figsize=(11.5, 4.6), **budget) -> Figure:
+def experiment_figure(dataset="duke", lam=1e-6, eta_smidas=None, eta_truncgrad=None, optimum=None, data=None,
+                      figsize=(11.5, 5.2), **budget) -> Figure:
     """One of the paper's Figures 1-8: the regularized objective P(w) (left, linear y-axis as in the paper) and
     ||w||_0 (right) against data accesses (log x-axis) for SCD, GCD, SMIDAS and TruncGrad, logistic loss.
 
     ``eta_smidas`` / ``eta_truncgrad``: a step size of the grid, None for the one chosen by grid (the legend says
-    which).  ``data``: an :class:`ExperimentData`; otherwise :func:`experiment_data` with ``budget`` (epochs,
-    n_seeds, n_checkpoints, etas; defaults :data:`EXPERIMENT_DEFAULTS`).  The title names the data set
-    actually used (its label), and a stand-in also carries a red "OFFLINE STAND-IN" box.
+    which).  ``optimum``: draw the minimum P* and ||w*||_0 (:meth:`ExperimentData.optimum`); None draws them for
+    lam >= 1e-3 (at lam = 1e-6 the data sets are separable or nearly so and the reference solver would chase a
+    huge w*).  ``data``: an :class:`ExperimentData`; otherwise :func:`experiment_data` with ``budget`` (epochs,
+    n_seeds, n_checkpoints, etas; defaults :data:`EXPERIMENT_DEFAULTS`).
+
+    The title names the data set actually used (its label), and a stand-in also carries a red "OFFLINE
+    STAND-IN" box.  The objective axis ends at 1.25 P(0): the large step sizes the grid picks overshoot far
+    above P(0) in their first steps, and a note says so when a curve leaves the axis.
     """
     data = _data(data, budget)
     data.check(dataset, lam)
@@ -934,13 +956,30 @@ def experiment_figure(dataset="duke", lam=1e-6, eta_smidas=None, eta_truncgrad=N
     ax0, ax1 = fig.subplots(1, 2)
     plot_objective_and_nnz((ax0, ax1), named, 0.0, colors=colors)
     ax0.set_yscale("linear")
-    ax0.set_ylim(bottom=0)
+    p0 = float(np.mean([r.objective[:, 0].mean() for r in named.values()]))
+    top = 1.25 * p0
+    ax0.set_ylim(0, top)
+    if any(np.any(r.objective.max(axis=0)[1:] > top) for r in named.values()):
+        ax0.text(0.02, 0.985, "some curves leave the top of the axis (early overshoot)", transform=ax0.transAxes,
+                 ha="left", va="top", fontsize=7, color="0.35")
+    ax0.axhline(p0, color="0.6", ls=":", lw=1, label="P(0) = log 2")
     ax0.set_ylabel(r"$P(w) = C(w) + \lambda\|w\|_1$ (logistic loss)")
     d = data.d(dataset)
     ax1.axhline(d, color="0.5", ls=":", lw=1, label=f"d = {d}")
     ax1.set_ylim(0, 1.05 * d)
-    ax0.legend(loc="lower left", fontsize=7)
-    ax1.legend(loc="center left", fontsize=7)
+    if optimum is None:
+        optimum = lam >= 1e-3 and data.datasets is not None
+    if optimum:
+        p_star, l0_star = data.optimum(dataset, lam)
+        ax0.axhline(p_star, color="k", ls="--", lw=1, label=f"minimum P* = {p_star:.4f}")
+        ax1.axhline(l0_star, color="k", ls="--", lw=1, label=rf"$\|w^\star\|_0$ = {l0_star}")
+    handles, labels = [], []
+    for ax in (ax0, ax1):
+        for h, lb in zip(*ax.get_legend_handles_labels()):
+            if lb not in labels:
+                handles.append(h)
+                labels.append(lb)
+    fig.legend(handles, labels, loc="outside lower center", ncol=3, fontsize=8)
     _standin_box(ax0, data, dataset)
     k = _lookup(FIGURES, dataset, lam)
     what = _lookup_lam(_LAM_NAMES, lam)

@@ -100,8 +100,9 @@ def test_every_figure_names_the_data_used(tiny):
         texts = [t.get_text() for t in fig.axes[0].texts]
         assert any(t.startswith(f"OFFLINE STAND-IN for {ds.upper()}") for t in texts)
         assert fig.axes[0].get_xscale() == "log" and fig.axes[0].get_yscale() == "linear"
-        legend = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
+        legend = [t.get_text() for t in fig.legends[0].get_texts()]
         assert sum("chosen by grid" in t for t in legend) == 2
+        assert any(t.startswith("minimum P*") for t in legend) == (lam >= 1e-3)   # the optimum at lambda = 1e-2
     fig.savefig(io.BytesIO(), format="png", dpi=40)                 # the layout draws
 
 
@@ -115,7 +116,7 @@ def test_other_eta_runs_its_seeds(tiny):
     chosen = tiny.eta("magic04d", "smidas", 1e-2)
     other = next(e for e in GRID if e != chosen)
     fig = W.experiment_figure("magic04d", 1e-2, eta_smidas=other, data=tiny)
-    legend = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
+    legend = [t.get_text() for t in fig.legends[0].get_texts()]
     assert any(f"η = {other:g} (grid choice {chosen:g})" in t for t in legend)
     assert tiny.runs("magic04d", "smidas", 1e-2, other).n_seeds == 2
 
