@@ -859,13 +859,17 @@ def evaluate_claims(data: ExperimentData, claims=CLAIMS, criteria=None) -> list:
 
 
 def _md(text) -> str:
-    return str(text).replace("|", "\\|").replace("*", "\\*").replace("_", "\\_")
+    out = str(text)
+    for ch in "\\|*_[]<>":
+        out = out.replace(ch, "\\" + ch)
+    return out
 
 
 def claims_markdown(results, criterion=False) -> str:
-    """The claims table as Markdown (display it with ``IPython.display.Markdown``): where, the claim, held /
-    not held, our numbers, and where ours differ a sentence saying what we saw.  ``criterion=True`` adds the
-    criterion column."""
+    """The claims table as Markdown (display it with ``IPython.display.Markdown``; a pipe table, so a Jupyter
+    Book cell showing it needs ``mystnb: {markdown_format: gfm}`` in its metadata): where, the claim, held / not
+    held, our numbers, and where ours differ a sentence saying what we saw.  ``criterion=True`` adds the criterion
+    column."""
     head = ["", "where", "claim (the paper's words)"] + (["criterion"] if criterion else []) + \
         ["ours", "our numbers", "where ours differ"]
     lines = ["| " + " | ".join(head) + " |", "|" + "|".join("---" for _ in head) + "|"]
