@@ -242,3 +242,12 @@ def test_sparsity_criteria_on_constructed_traces():
     st.nnz["SMIDAS"] = 50
     held, _, note = W.claim_truncgrad_dense_magic04d({("magic04d", 1e-2): st}, W.CRITERIA)
     assert not held and note.startswith("SMIDAS also has more than 10 %")
+
+
+def test_figure_of_real_data_has_no_standin_box():
+    data = _constructed(0.30, 0.45)
+    fig = W.experiment_figure("magic04d", 1e-6, data=data)
+    assert "data actually used: constructed traces" in _title(fig)
+    assert not any("OFFLINE" in t.get_text() for t in fig.axes[0].texts)
+    with pytest.raises(ValueError, match="no data sets"):
+        data.optimum("magic04d", 1e-6)
