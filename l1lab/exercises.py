@@ -20,7 +20,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-__all__ = ["ExerciseFailed", "Report", "check_constant", "check_lambda_max", "check_link_inverse",
+__all__ = ["ExerciseFailed", "Report", "check_choose_eta", "check_constant", "check_data_accesses",
+           "check_lemma5_frontier", "check_lemma5_risk", "check_lambda_max", "check_link_inverse",
            "check_objective", "check_project_l1_ball", "check_project_simplex", "check_scd_bound",
            "check_scd_step", "check_smg_regret_bound", "check_smg_update", "check_soft_threshold",
            "execute_notebook", "main", "make_student_notebook", "student_source", "write_student_versions", "SOLUTION_BEGIN", "SOLUTION_END", "PLACEHOLDER"]
@@ -273,6 +274,77 @@ def check_smg_regret_bound(f):
     for T, d, F1, G in ((1000, 10, 1.0, 1.0), (10 ** 5, 2001, 4.0, 1.0), (500, 3, 2.5, 0.5)):
         _compare(r, f"T = {T}, d = {d}, F1 = {F1}, G_inf = {G}", kfe.smg_regret_bound(T, d, F1, G),
                  lambda T=T, d=d, F1=F1, G=G: f(T, d, F1, G))
+    r.finish()
+
+
+# ---------------------------------------------------------------------------------------------- lower bound
+def check_lemma5_risk(f):
+    """``f(w, B)`` = the risk of Lemma 5's construction, E[(<w, X> - Y)^2] = (1 - 1/B^2) ||w||_2^2 +
+    (1 - sum(w)/B)^2 (X_j = Y with probability 1/2 + 1/(2B), independently given Y = +-1)."""
+    from .lower_bound import population_risk
+    r = Report("lemma5_risk")
+    rng = np.random.default_rng(8)
+    for B, d in ((2.0, 5), (3.0, 40), (2.5, 300)):
+        for k, w in enumerate((np.zeros(d), rng.normal(scale=0.1, size=d), np.full(d, B / d))):
+            _compare(r, f"B = {B}, d = {d}, w #{k + 1}", population_risk(w, B), lambda w=w, B=B: f(w.copy(), B))
+    r.finish()
+
+
+def check_lemma5_frontier(f):
+    """``f(s, B, d)`` = the least excess risk of an s-sparse vector on Lemma 5's construction,
+    k(d - s)/((s + k)(d + k)) with k = B^2 - 1."""
+    from .theory import shalev_shwartz_tewari as sst
+    r = Report("lemma5_frontier")
+    for s_, B, d in ((0, 2.0, 300), (1, 2.0, 300), (25, 2.0, 300), (300, 2.0, 300), (10, 3.0, 800)):
+        _compare(r, f"s = {s_}, B = {B}, d = {d}", sst.lemma5_frontier(s_, B, d), lambda s_=s_, B=B, d=d: f(s_, B, d))
+    r.finish()
+
+
+# ---------------------------------------------------------------------------------------------- experiments
+def check_data_accesses(f):
+    """``f(X, method, idx)`` = the data accesses (entries x_ij read) of the steps ``idx``: for "scd" the
+    coordinates updated (a step reads the nonzeros of column j), for "smidas" the examples used (a step reads
+    the nonzeros of row i) -- the x-axis of Shalev-Shwartz & Tewari's figures, as l1lab's traces count it."""
+    import scipy.sparse as sp
+
+    from .problem import Problem
+    r = Report("data_accesses")
+    rng = np.random.default_rng(9)
+    X = sp.random(60, 40, density=0.1, random_state=3, format="csr")
+    X.data = np.clip(X.data, -1, 1)
+    dense = rng.uniform(-1, 1, size=(30, 20))
+    for name, M in (("sparse 60 x 40", X), ("dense 30 x 20", dense)):
+        prob = Problem(M, np.ones(M.shape[0]), "logistic", 0.1)
+        for method in ("scd", "smidas"):
+            n = prob.d if method == "scd" else prob.m
+            idx = rng.integers(0, n, size=25)
+            nnz = prob.column_nnz if method == "scd" else prob.row_nnz
+            _compare(r, f"{method}, {name}", float(nnz[idx].sum()),
+                     lambda M=M, method=method, idx=idx: f(M.copy(), method, idx.copy()))
+    r.finish()
+
+
+def check_choose_eta(f):
+    """``f(etas, final_objectives)`` = (the step size with the smallest final objective -- the smaller step on
+    a tie, inf or nan meaning diverged -- and whether it lies at an edge of the grid), as Section 4.2 chose it."""
+    r = Report("choose_eta")
+    cases = [([1e-3, 1e-2, 1e-1, 1.0], [0.5, 0.3, 0.2, 0.4], (1e-1, False)),
+             ([1e-3, 1e-2, 1e-1], [0.5, 0.3, 0.2], (1e-1, True)),
+             ([1e-3, 1e-2, 1e-1], [0.2, 0.2, np.inf], (1e-3, True)),
+             ([5e-4, 1e-3, 5e-3, 1e-2], [0.9, 0.4, np.nan, 0.45], (1e-3, False))]
+    for k, (etas, vals, (eta, edge)) in enumerate(cases):
+        try:
+            got = f(list(etas), list(vals))
+            got_eta, got_edge = float(got[0]), bool(got[1])
+        except NotImplementedError:
+            raise
+        except Exception as err:
+            r.fail(f"case {k + 1}", f"raised {type(err).__name__}: {err}")
+            continue
+        if math.isclose(got_eta, eta) and got_edge == edge:
+            r.ok(f"case {k + 1}: eta = {eta:g}, edge = {edge}")
+        else:
+            r.fail(f"case {k + 1}", f"expected ({eta:g}, {edge}), got ({got_eta:g}, {got_edge})")
     r.finish()
 
 

@@ -12,6 +12,7 @@ import pytest
 
 from l1lab import exercises as E
 from l1lab.links import link_inverse
+from l1lab.lower_bound import population_risk
 from l1lab.losses import soft_threshold
 from l1lab.projections import project_l1_ball, project_simplex
 from l1lab.theory import kakade_foster_evendar as kfe
@@ -20,7 +21,7 @@ from l1lab.theory import shalev_shwartz_tewari as sst
 ROOT = Path(__file__).resolve().parents[1]
 SOLUTIONS = ROOT / "chapters" / "exercises" / "solutions"
 STUDENT = ROOT / "chapters" / "exercises" / "student"
-CHAPTERS = ("l1_problem", "scd", "smidas", "projections", "exponentiated")
+CHAPTERS = ("l1_problem", "scd", "smidas", "projections", "exponentiated", "lower_bound", "experiments")
 
 
 def _objective(X, y, w, lam, loss):
@@ -48,6 +49,13 @@ RIGHT = {
     E.check_project_l1_ball: lambda v, z: project_l1_ball(v, z),
     E.check_smg_update: lambda w, g, eta, F1: w * (1 - eta * g + eta * (w @ g) / F1),
     E.check_smg_regret_bound: lambda T, d, F1, G: kfe.smg_regret_bound(T, d, F1, G),
+    E.check_lemma5_risk: lambda w, B: population_risk(w, B),
+    E.check_lemma5_frontier: lambda s, B, d: sst.lemma5_frontier(s, B, d),
+    E.check_data_accesses: lambda X, method, idx: float(np.asarray(
+        (X != 0).sum(axis=0 if method == "scd" else 1)).ravel()[idx].sum()),
+    E.check_choose_eta: lambda etas, vals: (etas[int(np.argmin(np.where(np.isfinite(vals), vals, np.inf)))],
+                                            int(np.argmin(np.where(np.isfinite(vals), vals, np.inf)))
+                                            in (0, len(etas) - 1)),
 }
 
 
@@ -68,6 +76,10 @@ WRONG = {
     E.check_project_l1_ball: lambda v, z: v * min(1.0, z / np.abs(v).sum()),           # scaling, not projection
     E.check_smg_update: lambda w, g, eta, F1: w * (1 - eta * g),                        # no normalization
     E.check_smg_regret_bound: lambda T, d, F1, G: 4 * F1 * G * math.sqrt(math.log2(d) / T),
+    E.check_lemma5_risk: lambda w, B: (1 - 1 / B) * w @ w + (1 - w.sum() / B) ** 2,          # 1/B, not 1/B^2
+    E.check_lemma5_frontier: lambda s, B, d: min(0.12, B * B / (16 * max(s, 1))),           # the printed bound
+    E.check_data_accesses: lambda X, method, idx: float(len(idx) * X.shape[0 if method == "scd" else 1]),
+    E.check_choose_eta: lambda etas, vals: (etas[int(np.nanargmin(vals))], False),          # never at an edge
 }
 
 
