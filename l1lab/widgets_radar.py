@@ -186,7 +186,8 @@ def capped_power_theta(d, q, s=None, norm2_sq=None, seed=0):
     s = math.ceil(math.log(d)) if s is None else int(s)
     target = s / 2.0 if norm2_sq is None else float(norm2_sq)
     if q == 0:
-        return da.sparse_theta(d, s=s, magnitude=math.sqrt(target / s), seed=seed)
+        mag = 1.0 / math.sqrt(2.0) if norm2_sq is None else math.sqrt(target / s)
+        return da.sparse_theta(d, s=s, magnitude=mag, seed=seed)
     if not 0 < q <= 1:
         raise ValueError(f"q must be in [0, 1], got {q}")
     if not (target > 0 and math.isfinite(target)):
