@@ -20,9 +20,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-__all__ = ["ExerciseFailed", "Report", "check_choose_eta", "check_constant", "check_data_accesses",
+__all__ = ["ExerciseFailed", "Report", "check_choose_eta", "check_constant", "check_data_accesses", "check_epoch_length",
            "check_lemma5_frontier", "check_lemma5_risk", "check_lambda_max", "check_link_inverse",
-           "check_objective", "check_project_l1_ball", "check_project_simplex", "check_scd_bound",
+           "check_objective", "check_project_l1_ball", "check_project_simplex", "check_radar_update", "check_scd_bound",
            "check_scd_step", "check_smg_regret_bound", "check_smg_update", "check_soft_threshold",
            "execute_notebook", "main", "make_student_notebook", "student_source", "write_student_versions", "SOLUTION_BEGIN", "SOLUTION_END", "PLACEHOLDER"]
 
@@ -345,6 +345,44 @@ def check_choose_eta(f):
             r.ok(f"case {k + 1}: eta = {eta:g}, edge = {edge}")
         else:
             r.fail(f"case {k + 1}", f"expected ({eta:g}, {edge}), got ({got_eta:g}, {got_edge})")
+    r.finish()
+
+
+# ---------------------------------------------------------------------------------------------- RADAR
+def check_radar_update(f):
+    """``f(mu, center, R, alpha, p)`` = update (4) of Agarwal, Negahban & Wainwright (2012) with the prox-function
+    (5), the argmin over ||theta - center||_p <= R of alpha <mu, theta> + ||theta - center||_p^2/(2 R^2 (p-1)), in
+    the closed form (6) re-derived in the chapter: center - alpha R^2 (p-1)/(1 + xi) sign(mu)|mu|^(q-1)/
+    ||mu||_q^(q-2) with 1 + xi = max(1, alpha R (p-1) ||mu||_q), q = p/(p-1); center itself when mu = 0."""
+    from .solvers.dual_averaging import radar_update
+    from .theory.agarwal2012 import prox_exponent
+    r = Report("radar_update")
+    rng = np.random.default_rng(10)
+    for d, R, alpha in ((5, 1.0, 0.01), (50, 2.0, 0.05), (50, 0.5, 30.0), (2000, 5.657, 0.19), (2000, 1.0, 20.0)):
+        p = prox_exponent(d)
+        mu = rng.normal(size=d)
+        y = rng.normal(size=d) * (rng.random(d) < 0.3)
+        expected = radar_update(mu, y, R, alpha, p)
+        dist = float(np.sum(np.abs(expected - y) ** p) ** (1 / p))
+        where = "inside the ball" if dist < R * (1 - 1e-9) else "on its sphere"
+        _compare(r, f"d = {d}, R = {R}, alpha = {alpha} ({where})", expected,
+                 lambda mu=mu, y=y, R=R, alpha=alpha, p=p: f(mu.copy(), y.copy(), R, alpha, p))
+    y = rng.normal(size=8)
+    _compare(r, "mu = 0 (no step)", y, lambda: f(np.zeros(8), y.copy(), 1.0, 0.1, prox_exponent(8)))
+    r.finish()
+
+
+def check_epoch_length(f):
+    """``f(R_i, i, d, s, gamma, G, sigma, omega, c1)`` = the length (9) of epoch i of RADAR,
+    c1 [s^2/(gamma^2 R_i^2) ((G^2 + sigma^2) log d + omega_i^2 sigma^2) + log d] with omega_i^2 = omega^2 + 24 log i
+    (natural logarithms)."""
+    from .theory.agarwal2012 import epoch_length
+    r = Report("epoch_length")
+    cases = ((5.657, 1, 2000, 8, 1 / 3, 1.886, 12.71, 1.0, 1.0), (2.0, 4, 2000, 8, 1 / 3, 0.667, 4.955, 1.0, 256.0),
+             (1.0, 10, 40000, 11, 0.1, 0.5, 2.0, 3.0, 0.01), (0.1, 2, 10, 1, 1.0, 0.0, 0.0, 0.0, 1.0))
+    for args in cases:
+        R, i, d = args[:3]
+        _compare(r, f"R_i = {R}, i = {i}, d = {d}", epoch_length(*args), lambda args=args: f(*args))
     r.finish()
 
 

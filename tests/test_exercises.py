@@ -15,13 +15,15 @@ from l1lab.links import link_inverse
 from l1lab.lower_bound import population_risk
 from l1lab.losses import soft_threshold
 from l1lab.projections import project_l1_ball, project_simplex
+from l1lab.solvers.dual_averaging import radar_update
+from l1lab.theory import agarwal2012 as anw
 from l1lab.theory import kakade_foster_evendar as kfe
 from l1lab.theory import shalev_shwartz_tewari as sst
 
 ROOT = Path(__file__).resolve().parents[1]
 SOLUTIONS = ROOT / "chapters" / "exercises" / "solutions"
 STUDENT = ROOT / "chapters" / "exercises" / "student"
-CHAPTERS = ("l1_problem", "scd", "smidas", "projections", "exponentiated", "lower_bound", "experiments")
+CHAPTERS = ("l1_problem", "scd", "smidas", "projections", "exponentiated", "lower_bound", "experiments", "radar")
 
 
 def _objective(X, y, w, lam, loss):
@@ -56,6 +58,8 @@ RIGHT = {
     E.check_choose_eta: lambda etas, vals: (etas[int(np.argmin(np.where(np.isfinite(vals), vals, np.inf)))],
                                             int(np.argmin(np.where(np.isfinite(vals), vals, np.inf)))
                                             in (0, len(etas) - 1)),
+    E.check_radar_update: lambda mu, y, R, alpha, p: radar_update(mu, y, R, alpha, p),
+    E.check_epoch_length: lambda *args: anw.epoch_length(*args),
 }
 
 
@@ -63,6 +67,15 @@ def _scd_step_in_place(X, y, w, j, lam, beta, loss):
     new = _scd_step(X, y, w, j, lam, beta, loss)
     w[:] = new          # right values, but it modifies the caller's w
     return new
+
+
+def _radar_update_as_printed(mu, y, R, alpha, p):
+    """(6) as printed: (p - 1) in the denominators (right on the sphere, wrong inside the ball)"""
+    q = p / (p - 1)
+    norm_q = np.sum(np.abs(mu) ** q) ** (1 / q)
+    if norm_q == 0:
+        return y.copy()
+    return y - alpha * R * R / ((p - 1) * max(1.0, alpha * R * norm_q / (p - 1))) * link_inverse(mu, q)
 
 
 WRONG = {
@@ -80,6 +93,8 @@ WRONG = {
     E.check_lemma5_frontier: lambda s, B, d: min(0.12, B * B / (16 * max(s, 1))),           # the printed bound
     E.check_data_accesses: lambda X, method, idx: float(len(idx) * X.shape[0 if method == "scd" else 1]),
     E.check_choose_eta: lambda etas, vals: (etas[int(np.nanargmin(vals))], False),          # never at an edge
+    E.check_radar_update: _radar_update_as_printed,
+    E.check_epoch_length: lambda R, i, d, s, g, G, sig, om, c1: anw.epoch_length(R, 1, d, s, g, G, sig, om, c1),  # omega_i
 }
 
 
