@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-__all__ = ["ExerciseFailed", "Report", "check_choose_eta", "check_constant", "check_data_accesses", "check_epoch_length",
+__all__ = ["ExerciseFailed", "Report", "check_choose_eta", "check_constant", "check_corollary1_bound", "check_grad_r_star", "check_data_accesses", "check_epoch_length",
            "check_lemma5_frontier", "check_lemma5_risk", "check_lambda_max", "check_link_inverse",
            "check_objective", "check_project_l1_ball", "check_project_simplex", "check_radar_update", "check_scd_bound",
            "check_scd_step", "check_smg_regret_bound", "check_smg_update", "check_soft_threshold",
@@ -383,6 +383,35 @@ def check_epoch_length(f):
     for args in cases:
         R, i, d = args[:3]
         _compare(r, f"R_i = {R}, i = {i}, d = {d}", epoch_length(*args), lambda args=args: f(*args))
+    r.finish()
+
+
+# ---------------------------------------------------------------------------------------------- PGS
+def check_grad_r_star(f):
+    """``f(theta, p, B)`` = Figure 2 of Zhu et al. (2009) on the ball S = {||w||_p <= B}: the gradient of the
+    conjugate of r(w) = ||w||_p^2/(2(p-1)), i.e. w_j = ||theta||_q^(2-q) sgn(theta_j)|theta_j|^(q-1)/(q-1)
+    (q = p/(p-1)), rescaled by B/||w||_p when ||w||_p > B (Corollary 2; not by the printed B/||w||_q)."""
+    from .solvers.pgs import grad_r_star
+    r = Report("grad_r_star")
+    rng = np.random.default_rng(10)
+    cases = [(np.array([0.3, -0.4]), 2.0, 10.0), (np.array([3.0, -4.0]), 2.0, 1.0),
+             (rng.normal(size=20) * 0.05, 1.5, 1.0), (rng.normal(size=20) * 3, 1.5, 0.5),
+             (rng.normal(size=50), 1.8, 0.2), (rng.normal(size=50) * 2, 1.2, 0.7)]
+    for k, (th, p, B) in enumerate(cases):
+        inside = np.sum(np.abs(grad_r_star(th, p)) ** p) ** (1 / p) <= B
+        _compare(r, f"case {k + 1}: n = {th.size}, p = {p}, B = {B} ({'inside' if inside else 'outside'} the ball)",
+                 grad_r_star(th, p, B), lambda th=th, p=p, B=B: f(th.copy(), p, B))
+    r.finish()
+
+
+def check_corollary1_bound(f):
+    """``f(T, sigma, L)`` = Corollary 1 of Zhu et al. (2009) with its constant made explicit: the regret bound
+    L^2 H_T/(2 sigma), H_T = 1 + 1/2 + ... + 1/T the harmonic number."""
+    from .theory import zhu2009 as zhu
+    r = Report("corollary1_bound")
+    for T, sigma, L in ((1, 0.5, 2.0), (2, 1.0, 1.0), (10, 0.05, 2.41), (1000, 1e-3, 1.0), (10 ** 6, 1e-5, 0.8)):
+        _compare(r, f"T = {T}, sigma = {sigma:g}, L = {L:g}", zhu.corollary1_regret_bound(T, sigma, L),
+                 lambda T=T, sigma=sigma, L=L: f(T, sigma, L))
     r.finish()
 
 

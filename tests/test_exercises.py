@@ -16,14 +16,17 @@ from l1lab.lower_bound import population_risk
 from l1lab.losses import soft_threshold
 from l1lab.projections import project_l1_ball, project_simplex
 from l1lab.solvers.dual_averaging import radar_update
+from l1lab.solvers.pgs import grad_r_star
 from l1lab.theory import agarwal2012 as anw
 from l1lab.theory import kakade_foster_evendar as kfe
 from l1lab.theory import shalev_shwartz_tewari as sst
+from l1lab.theory import zhu2009 as zhu
 
 ROOT = Path(__file__).resolve().parents[1]
 SOLUTIONS = ROOT / "chapters" / "exercises" / "solutions"
 STUDENT = ROOT / "chapters" / "exercises" / "student"
-CHAPTERS = ("l1_problem", "scd", "smidas", "projections", "exponentiated", "lower_bound", "experiments", "radar")
+CHAPTERS = ("l1_problem", "scd", "smidas", "projections", "exponentiated", "lower_bound", "experiments", "pgs",
+            "radar")
 
 
 def _objective(X, y, w, lam, loss):
@@ -51,6 +54,8 @@ RIGHT = {
     E.check_project_l1_ball: lambda v, z: project_l1_ball(v, z),
     E.check_smg_update: lambda w, g, eta, F1: w * (1 - eta * g + eta * (w @ g) / F1),
     E.check_smg_regret_bound: lambda T, d, F1, G: kfe.smg_regret_bound(T, d, F1, G),
+    E.check_grad_r_star: lambda th, p, B: grad_r_star(th, p, B),
+    E.check_corollary1_bound: lambda T, sigma, L: zhu.corollary1_regret_bound(T, sigma, L),
     E.check_lemma5_risk: lambda w, B: population_risk(w, B),
     E.check_lemma5_frontier: lambda s, B, d: sst.lemma5_frontier(s, B, d),
     E.check_data_accesses: lambda X, method, idx: float(np.asarray(
@@ -89,6 +94,8 @@ WRONG = {
     E.check_project_l1_ball: lambda v, z: v * min(1.0, z / np.abs(v).sum()),           # scaling, not projection
     E.check_smg_update: lambda w, g, eta, F1: w * (1 - eta * g),                        # no normalization
     E.check_smg_regret_bound: lambda T, d, F1, G: 4 * F1 * G * math.sqrt(math.log2(d) / T),
+    E.check_grad_r_star: lambda th, p, B: grad_r_star(th, p, B, printed_rescaling=True),   # Figure 2 as printed
+    E.check_corollary1_bound: lambda T, sigma, L: L ** 2 * (1 + math.log(T)) / (2 * sigma),  # 1 + ln T, not H_T
     E.check_lemma5_risk: lambda w, B: (1 - 1 / B) * w @ w + (1 - w.sum() / B) ** 2,          # 1/B, not 1/B^2
     E.check_lemma5_frontier: lambda s, B, d: min(0.12, B * B / (16 * max(s, 1))),           # the printed bound
     E.check_data_accesses: lambda X, method, idx: float(len(idx) * X.shape[0 if method == "scd" else 1]),
