@@ -663,6 +663,11 @@ def weak_sparsity_data(qs=WEAK_QS, d=500, T=20_000, n_trials=5, live=False) -> W
     return WeakSparsityData(d, Ts, n_trials, qs, tuple(final), tuple(s_used), tuple(longest), Rq)
 
 
+def _horizon_ticks(ax, Ts):
+    ax.set_xticks(list(Ts), [f"{t:,}" for t in Ts])
+    ax.set_xticks([], minor=True)
+
+
 def draw_weak_sparsity_frame(ax, data: WeakSparsityData, k, ylim=None):
     """One q of :func:`weak_sparsity_data` on ``ax``: the final errors of the runs against their horizon T (mean
     and min-max over trials), the fitted line, Corollary 1's slope -(2 - q)/2 through the last mean, and the
@@ -711,6 +716,7 @@ def weak_sparsity_figure(qs=WEAK_QS, highlight=None, d=500, T=20_000, n_trials=5
         ax0.plot(data.Ts, data.final[k].mean(axis=0), "o-", color=cmap(0.9 * q), lw=3.2 if hl else 1.8, ms=5,
                  label=f"q = {q:g}: slope {slopes[k]:+.2f}" + (" (selected)" if hl else ""))
     _loglog_axes(ax0)
+    _horizon_ticks(ax0, data.Ts)
     ax0.set_xlabel("horizon $T$ (one run per $T$)")
     ax0.set_ylabel(r"$\|\theta_T - \theta^\star\|_2^2$ (mean over trials)")
     ax0.legend(fontsize=8, loc="lower left", title="RADAR", title_fontsize=8)
