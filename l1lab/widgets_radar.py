@@ -752,12 +752,12 @@ def weak_sparsity_sweep(qs=WEAK_QS, d=500, T=20_000, n_trials=5, dpi=72) -> str:
 
 
 def weak_sparsity_demo(**defaults):
-    """Live Corollary 1: a q to add to the grid :data:`WEAK_QS` (drawn thick), d, the largest horizon T and the
-    number of trials, redrawing :func:`weak_sparsity_figure`.  A new q costs a few seconds at the defaults; a new
+    """Live Corollary 1: a q to add to the grid :data:`WEAK_QS` (drawn thick; default 0.5, on the grid), d, the
+    largest horizon T and the number of trials, redrawing :func:`weak_sparsity_figure`.  A new q costs a few seconds at the defaults; a new
     d or T recomputes the grid."""
     import ipywidgets as widgets
 
-    v = dict(dict(WEAK_DEFAULTS, highlight=0.4), **defaults)
+    v = dict(dict(WEAK_DEFAULTS, highlight=0.5), **defaults)
     lim = WEAK_LIMITS
     _check_range("q", v["highlight"], lim)
     _check_choice("d", v["d"], lim["d"])
