@@ -436,8 +436,9 @@ def inverse_target_sweep(values=(0.04, 0.05, 0.07, 0.1), n_max=40, sigma=1e-2, n
 
 def inverse_demo(**defaults):
     """Live demo (a): the largest n, sigma (log scale), the target, the number of runs and the output, redrawing
-    :func:`inverse_figure`.  A new target is immediate; a new sigma, output or number of runs reruns PGS
-    (about 1 s per n = 10, a few seconds up to n = 40 for 25 runs on two cores)."""
+    :func:`inverse_figure`.  A new target (or a smaller n_max) redraws from the cache in under a second; a new
+    sigma, output or number of runs reruns PGS (about 2 s for n = 10, about 10 s up to n = 40, 25 runs, on two
+    cores)."""
     import ipywidgets as widgets
 
     v = dict(INVERSE_DEFAULTS, **defaults)
