@@ -180,7 +180,8 @@ def test_widget_demos_have_static_figures(built_pages):
 
 def test_launch_links(built_pages):
     """Chapter pages built from notebooks carry Binder and Colab buttons whose URLs point at this repository's
-    notebook for that page (the file exists at that path in the repository)."""
+    notebook for that page (the file exists at that path in the repository), and the Live Code (Thebe) button
+    when _config.yml enables it."""
     config = yaml.safe_load((ROOT / "_config.yml").read_text())
     repo = urlsplit(config["repository"]["url"]).path.strip("/")
     branch = config["repository"].get("branch", "main")
@@ -194,4 +195,6 @@ def test_launch_links(built_pages):
         for name, url in (("Binder", binder), ("Colab", colab)):
             if url not in html.replace("&amp;", "&"):
                 missing.append(f"{page}: no {name} link {url}")
+        if config["launch_buttons"].get("thebe") and "initThebeSBT()" not in html:
+            missing.append(f"{page}: no Live Code (Thebe) button")
     assert not missing, "\n".join(missing)
