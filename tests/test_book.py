@@ -82,3 +82,9 @@ def test_every_prf_label_is_unique_across_the_book():
         for label in re.findall(r":label: ([\w-]+)", _source(page).read_text()):
             assert label not in seen, f"label {label} in {page} and {seen[label]}"
             seen[label] = page
+
+
+def test_bibliography_titles_have_no_tex_math():
+    # sphinxcontrib-bibtex prints titles as text: $...$ would reach the reader as raw TeX (found by tests_html)
+    titles = re.findall(r"^\s*title\s*=\s*\{(.*)\},?\s*$", (ROOT / "references.bib").read_text(), re.M)
+    assert titles and not [t for t in titles if "$" in t or "\\(" in t]
