@@ -30,7 +30,8 @@ from _common import finish  # noqa: E402
 import ipywidgets  # noqa: E402
 import IPython.display  # noqa: E402
 
-from l1lab import widgets, widgets_exponentiated, widgets_projections, widgets_smidas  # noqa: E402
+from l1lab import (widgets, widgets_experiments, widgets_exponentiated, widgets_lower_bound,  # noqa: E402
+                   widgets_pgs, widgets_projections, widgets_radar, widgets_smidas)
 
 LIVE = 0.3
 
@@ -48,6 +49,17 @@ DEMOS = {
     "scaling": widgets_exponentiated.scaling_demo,
     "regret": widgets_exponentiated.regret_demo,
     "averaging": widgets_exponentiated.averaging_demo,
+    "lb_frontier": widgets_lower_bound.frontier_demo,
+    "lb_steps": widgets_lower_bound.steps_demo,
+    "experiment": widgets_experiments.experiment_demo,
+    "pgs_inverse": widgets_pgs.inverse_demo,
+    "pgs_text": widgets_pgs.text_demo,
+    "pgs_fixed_sigma": widgets_pgs.fixed_sigma_demo,
+    "pgs_k": widgets_pgs.k_demo,
+    "pgs_bounds": widgets_pgs.bounds_demo,
+    "radar_fig1a": widgets_radar.figure1a_demo,
+    "radar_fig1b": widgets_radar.figure1b_demo,
+    "radar_weak": widgets_radar.weak_sparsity_demo,
 }
 
 
