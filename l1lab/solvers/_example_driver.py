@@ -21,25 +21,31 @@ def check_common(problem, n_iter, eta, output):
     return n_iter, eta
 
 
+def output_events(cps, output, rng):
+    """The iterations at which a run must stop: the checkpoints ``cps`` and, for the random output (Theorem 3's,
+    and PGS's: at checkpoint T the iterate w_r with r uniform on {0, ..., T-1}, w_0 = 0, drawn in advance from
+    ``rng``, one draw per checkpoint T > 0), the iterations r to keep.  Returns (snaps: {r: [checkpoint
+    indices]}, events: sorted iterations, cp_index: {T: checkpoint index})."""
+    snaps = {}
+    if output == "random":
+        for k, T in enumerate(cps):
+            snaps.setdefault(int(rng.integers(0, T)) if T > 0 else 0, []).append(k)
+    events = np.unique(np.concatenate([cps, np.array(sorted(snaps), dtype=np.int64)]))
+    return snaps, events, {int(T): k for k, T in enumerate(cps)}
+
+
 def run_examples(problem, n_iter, seed, n_checkpoints, output, algo, info):
     """``algo`` has run(idx) (a chunk of steps), primal() (a copy of the current w) and, for the averaged
     output, wsum (the sum of the iterates after every step so far)."""
     rng = np.random.default_rng(seed)
     cps = log_checkpoints(n_iter, n_checkpoints)
-    # Theorem 3's output at checkpoint T: w_r with r uniform on {0, ..., T-1} (w_0 = 0), drawn in advance
-    snaps = {}
-    if output == "random":
-        r = np.array([rng.integers(0, T) if T > 0 else 0 for T in cps], dtype=np.int64)
-        for k, rk in enumerate(r):
-            snaps.setdefault(int(rk), []).append(k)
-    events = np.unique(np.concatenate([cps, np.array(sorted(snaps), dtype=np.int64)]))
+    snaps, events, cp_index = output_events(cps, output, rng)
     row_nnz = problem.row_nnz
     taken = {}
     rec = TraceRecorder()
     accesses = 0
     seconds = 0.0
     t = 0
-    cp_index = {int(T): k for k, T in enumerate(cps)}
     for e in events:
         e = int(e)
         if e > t:

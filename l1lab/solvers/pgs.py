@@ -38,6 +38,7 @@ from ..links import link_inverse
 from ..losses import loss_deriv
 from ..trace import Result, TraceRecorder, log_checkpoints
 from ._checks import check_n_iter, check_positive, check_problem
+from ._example_driver import output_events
 
 OUTPUTS = ("random", "last", "average")
 _MAX_DRAW = 1 << 20  # at most this many uniforms per kernel call (memory), the stream is the same
@@ -421,13 +422,7 @@ def pgs(problem, n_iter, sigma, p=2.0, k=1, B=None, seed=0, output="random", n_c
 
     rng, rng_out = _streams(seed)
     cps = log_checkpoints(n_iter, n_checkpoints)
-    snaps = {}
-    if output == "random":
-        for idx_cp, T in enumerate(cps):
-            r = int(rng_out.integers(0, T)) if T > 0 else 0
-            snaps.setdefault(r, []).append(idx_cp)
-    events = np.unique(np.concatenate([cps, np.array(sorted(snaps), dtype=np.int64)]))
-    cp_index = {int(T): i for i, T in enumerate(cps)}
+    snaps, events, cp_index = output_events(cps, output, rng_out)
 
     state = _State(problem, p, sigma, B, output == "average", exact_norm)
     stamp = np.full(problem.m, -1, dtype=np.int64)
