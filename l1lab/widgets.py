@@ -196,9 +196,10 @@ def _int_slider(widgets, name, values, limits):
                              continuous_update=False)
 
 
-def _log_slider(widgets, value, lo, hi, description):
-    return widgets.FloatLogSlider(value=value, base=10, min=np.log10(lo), max=np.log10(hi), step=0.25,
-                                  description=description, continuous_update=False, readout_format=".1e")
+def _log_slider(widgets, value, lo, hi, description, step=0.25, readout_format=".1e"):
+    """A base-10 log slider from lo to hi (``step`` in decades) that redraws on release."""
+    return widgets.FloatLogSlider(value=value, base=10, min=np.log10(lo), max=np.log10(hi), step=step,
+                                  description=description, continuous_update=False, readout_format=readout_format)
 
 
 def scd_bound_demo(**defaults):

@@ -48,7 +48,7 @@ from .plotting import scrubbable_sweep
 from .solvers.online import sg_l2, smg
 from .teacher import _check_teacher, excess_risk, sg_l2_stream, smg_stream, teacher_problem, teacher_weights
 from .theory import kakade_foster_evendar as kfe
-from .widgets import _check_choice, _check_range, wire
+from .widgets import _check_choice, _check_range, _log_slider, wire
 
 __all__ = [
     "ALGORITHM_COLORS", "AVERAGING_BUDGET", "AVERAGING_DEFAULTS", "AVERAGING_LIMITS", "ENTRY_BUDGET", "REGRET_DEFAULTS",
@@ -635,9 +635,7 @@ def regret_demo(**defaults):
                                  description="β", continuous_update=False),
         n_seeds=widgets.IntSlider(value=v["n_seeds"], min=lim["n_seeds"][0], max=lim["n_seeds"][1],
                                   description="seeds", continuous_update=False),
-        delta=widgets.FloatLogSlider(value=v["delta"], base=10, min=np.log10(lim["delta"][0]),
-                                     max=np.log10(lim["delta"][1]), step=0.25, description="δ",
-                                     continuous_update=False, readout_format=".2g"),
+        delta=_log_slider(widgets, v["delta"], *lim["delta"], "δ", step=0.25, readout_format=".2g"),
     )
 
     return wire(controls, regret_figure, [["d", "p", "beta"], ["n_seeds", "delta"]])
@@ -787,9 +785,7 @@ def averaging_demo(**defaults):
                             continuous_update=False),
         T0=widgets.SelectionSlider(options=list(lim["T0"]), value=v["T0"], description="T₀",
                                    continuous_update=False),
-        eta_mult=widgets.FloatLogSlider(value=v["eta_mult"], base=10, min=np.log10(lim["eta_mult"][0]),
-                                        max=np.log10(lim["eta_mult"][1]), step=0.1, description="η / η(T₀)",
-                                        continuous_update=False, readout_format=".2g"),
+        eta_mult=_log_slider(widgets, v["eta_mult"], *lim["eta_mult"], "η / η(T₀)", step=0.1, readout_format=".2g"),
         n_seeds=widgets.IntSlider(value=v["n_seeds"], min=lim["n_seeds"][0], max=lim["n_seeds"][1],
                                   description="seeds", continuous_update=False),
     )

@@ -35,7 +35,7 @@ from .plotting import ALGORITHM_COLORS, scrubbable_sweep
 from .problem import Problem
 from .solvers import cyclic_cd, gcd, scd
 from .theory import shalev_shwartz_tewari as sst
-from .widgets import _check_choice, _check_range, wire
+from .widgets import _check_choice, _check_range, _log_slider, wire
 
 __all__ = [
     "FRONTIER_DEFAULTS", "FRONTIER_LIMITS", "STEPS_DEFAULTS", "STEPS_LIMITS", "Instance", "Run", "FrontierData",
@@ -481,8 +481,7 @@ def steps_demo(**defaults):
     _check_range("n_seeds", v["n_seeds"], lim)
     controls = dict(
         B=widgets.ToggleButtons(options=list(lim["B"]), value=v["B"], description="B"),
-        eps=widgets.FloatLogSlider(value=v["eps"], base=10, min=np.log10(lim["eps"][0]), max=np.log10(lim["eps"][1]),
-                                   step=0.1, description="ε", continuous_update=False, readout_format=".1e"),
+        eps=_log_slider(widgets, v["eps"], *lim["eps"], "ε", step=0.1, readout_format=".1e"),
         n_seeds=widgets.IntSlider(value=v["n_seeds"], min=lim["n_seeds"][0], max=lim["n_seeds"][1],
                                   description="SCD seeds", continuous_update=False),
     )

@@ -46,7 +46,7 @@ from .solvers import lbfgs, pgs
 from .solvers.pgs import regularizer_value, sample_batches
 from .theory import zhu2009 as zhu
 from .trace import log_checkpoints
-from .widgets import _check_choice, _check_range, wire
+from .widgets import _check_choice, _check_range, _log_slider, wire
 
 __all__ = [
     "BOUNDS_DEFAULTS", "BOUNDS_LIMITS", "Curve", "INVERSE_DEFAULTS", "INVERSE_LIMITS", "INVERSE_MS", "INVERSE_NS",
@@ -450,9 +450,7 @@ def inverse_demo(**defaults):
     controls = dict(
         n_max=widgets.SelectionSlider(options=list(lim["n_max"]), value=v["n_max"], description="largest n",
                                       continuous_update=False),
-        sigma=widgets.FloatLogSlider(value=v["sigma"], base=10, min=np.log10(lim["sigma"][0]),
-                                     max=np.log10(lim["sigma"][1]), step=0.5, description="σ",
-                                     continuous_update=False, readout_format=".0e"),
+        sigma=_log_slider(widgets, v["sigma"], *lim["sigma"], "σ", step=0.5, readout_format=".0e"),
         target=widgets.FloatSlider(value=v["target"], min=lim["target"][0], max=lim["target"][1], step=0.005,
                                    description="target", continuous_update=False, readout_format=".3f"),
         n_runs=widgets.IntSlider(value=v["n_runs"], min=lim["n_runs"][0], max=lim["n_runs"][1], step=5,
@@ -1216,9 +1214,7 @@ def bounds_demo(**defaults):
         loss=widgets.Dropdown(options=list(lim["loss"]), value=v["loss"], description="loss"),
         p=widgets.FloatSlider(value=v["p"], min=lim["p"][0], max=lim["p"][1], step=0.1, description="p",
                               continuous_update=False),
-        sigma=widgets.FloatLogSlider(value=v["sigma"], base=10, min=np.log10(lim["sigma"][0]),
-                                     max=np.log10(lim["sigma"][1]), step=0.25, description="σ",
-                                     continuous_update=False, readout_format=".2g"),
+        sigma=_log_slider(widgets, v["sigma"], *lim["sigma"], "σ", step=0.25, readout_format=".2g"),
         n_seeds=widgets.IntSlider(value=v["n_seeds"], min=lim["n_seeds"][0], max=lim["n_seeds"][1], step=5,
                                   description="seeds", continuous_update=False),
         delta=widgets.FloatSlider(value=v["delta"], min=lim["delta"][0], max=lim["delta"][1], step=0.05,

@@ -47,7 +47,7 @@ from .solvers import exponentiated_gradient, projected_gradient, scd
 from .solvers.projected import PROJECTION_FLOPS_PER_ENTRY, project_inplace
 from .sparse_projection import SparseL1BallProjector
 from .theory import duchi2008 as dssc
-from .widgets import _check_choice, _check_range, wire
+from .widgets import _check_choice, _check_range, _log_slider, wire
 
 __all__ = [
     "EG_DEFAULTS", "EG_LIMITS", "GEOMETRY_DEFAULTS", "GEOMETRY_LIMITS", "STEP_CONSTANTS", "SYNTHETIC_DEFAULTS",
@@ -840,14 +840,10 @@ def synthetic_demo(**defaults):
     lim = SYNTHETIC_LIMITS
     controls = dict(
         n=widgets.Dropdown(options=list(lim["n"]), value=v["n"], description="n = m"),
-        lam_frac=widgets.FloatLogSlider(value=v["lam_frac"], base=10, min=math.log10(lim["lam_frac"][0]),
-                                        max=math.log10(lim["lam_frac"][1]), step=0.1, description="λ/λmax",
-                                        continuous_update=False, readout_format=".2f"),
+        lam_frac=_log_slider(widgets, v["lam_frac"], *lim["lam_frac"], "λ/λmax", step=0.1, readout_format=".2f"),
         passes=widgets.IntSlider(value=v["passes"], min=lim["passes"][0], max=lim["passes"][1], step=10,
                                  description="passes", continuous_update=False),
-        step_mult=widgets.FloatLogSlider(value=v["step_mult"], base=10, min=math.log10(lim["step_mult"][0]),
-                                         max=math.log10(lim["step_mult"][1]), step=0.25, description="η₀ ×",
-                                         continuous_update=False, readout_format=".2g"),
+        step_mult=_log_slider(widgets, v["step_mult"], *lim["step_mult"], "η₀ ×", step=0.25, readout_format=".2g"),
     )
 
     return wire(controls, partial(synthetic_figure, seed=v["seed"]), [["n", "lam_frac"], ["passes", "step_mult"]])

@@ -42,7 +42,7 @@ from matplotlib.figure import Figure
 from .plotting import scrubbable_sweep
 from .solvers import dual_averaging as da
 from .theory import agarwal2012 as th
-from .widgets import _check_choice, _check_range, wire
+from .widgets import _check_choice, _check_range, _log_slider, wire
 
 __all__ = [
     "ALGORITHM_COLORS", "C1", "CONST_LAM", "capped_power_theta", "corollary1_s", "weak_horizons", "FIGURE1A", "FIGURE1B", "FIGURE1_DEFAULTS", "FIGURE1_LIMITS",
@@ -589,10 +589,8 @@ def figure1b_demo(**defaults):
     _check_range("const_lam", v["const_lam"], lim)
     controls["const_epochs"] = widgets.IntSlider(value=K, min=lim["const_epochs"][0], max=lim["const_epochs"][1],
                                                  description="CONST epochs", continuous_update=False)
-    controls["const_lam"] = widgets.FloatLogSlider(value=v["const_lam"], base=10, min=math.log10(lim["const_lam"][0]),
-                                                   max=math.log10(lim["const_lam"][1]), step=0.1,
-                                                   description="CONST λ factor", continuous_update=False,
-                                                   readout_format=".2g")
+    controls["const_lam"] = _log_slider(widgets, v["const_lam"], *lim["const_lam"], "CONST λ factor", step=0.1,
+                                        readout_format=".2g")
 
     def show(**kw):
         return figure1b_figure(live=True, **kw)

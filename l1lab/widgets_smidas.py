@@ -453,9 +453,7 @@ def smidas_bound_demo(**defaults):
     _check_choice("case", v["case"], CASES)
     _check_choice("kind", v["kind"], KINDS)
     controls = dict(
-        eta_mult=widgets.FloatLogSlider(value=v["eta_mult"], base=10, min=np.log10(lim["eta_mult"][0]),
-                                        max=np.log10(lim["eta_mult"][1]), step=0.25, description="η / η₃",
-                                        continuous_update=False, readout_format=".2g"),
+        eta_mult=_log_slider(widgets, v["eta_mult"], *lim["eta_mult"], "η / η₃", step=0.25, readout_format=".2g"),
         case=widgets.Dropdown(options=[("(13): |L'| ≤ 1", "13"), ("(14): L'² ≤ L/2", "14")], value=v["case"],
                               description="case"),
         kind=widgets.Dropdown(options=list(KINDS), value=v["kind"], description="examples"),
