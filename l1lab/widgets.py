@@ -26,6 +26,7 @@ from threadpoolctl import threadpool_limits
 
 from .datasets import make_classification, make_regression
 from .experiments import SeedRuns, run_seeds
+from .live import LiveFigure, figure_axes, png_bytes
 from .plotting import plot_gap_vs_bound, plot_objective_and_nnz, scrubbable_sweep
 from .problem import Problem
 from .solvers import cyclic_cd, gcd, scd
@@ -131,12 +132,13 @@ def draw_scd_bound(ax, data: ScdBoundData, ylim=None, title=True):
 
 
 def scd_bound_figure(d=50, m=200, lam=1e-3, loss="logistic", n_seeds=10, T=10_000, data_seed=0,
-                     figsize=(7.0, 4.4)) -> Figure:
+                     figsize=(7.0, 4.4), fig=None) -> Figure:
     """Demo 1 as a Figure: empirical E[P(w_T)] - P* of SCD (mean and min-max over seeds) against
-    d Psi(0)/(T+1) (Theorem 1 of Shalev-Shwartz & Tewari 2011) on log-log axes."""
+    d Psi(0)/(T+1) (Theorem 1 of Shalev-Shwartz & Tewari 2011) on log-log axes.  ``fig``: a figure this
+    function returned before, redrawn in place (:func:`l1lab.live.figure_axes`)."""
     data = scd_bound_data(d, m, lam, loss, n_seeds, T, data_seed)
-    fig = Figure(figsize=figsize, layout="constrained")
-    draw_scd_bound(fig.add_subplot(), data)
+    fig, ax = figure_axes(fig, figsize)
+    draw_scd_bound(ax, data)
     return fig
 
 
@@ -161,32 +163,47 @@ def scd_bound_sweep(param, values, dpi=80, **fixed) -> str:
 
 
 def figure_png(fig: Figure) -> bytes:
-    """The PNG bytes of ``fig`` at its own dpi (one draw)."""
-    import io
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png")
-    return buf.getvalue()
+    """The PNG bytes of ``fig`` at its own dpi (one draw; :func:`l1lab.live.png_bytes`)."""
+    return png_bytes(fig)
 
 
 def wire(controls, figure_fn, rows):
     """Redraw ``figure_fn(**values)`` whenever one of the ``controls`` (a dict of ipywidgets) changes, and lay
-    the controls out in ``rows`` (lists of their names) above the figure.  Returns the VBox, with the controls
-    attached as ``.controls`` (for tests and for the reader who wants to set them from code)."""
+    the controls out in ``rows`` (lists of their names) above the figure.
+
+    A figure is shown in an ``ipywidgets.Image`` whose PNG is replaced at each move; when ``figure_fn`` accepts
+    ``fig``, it is handed the figure it returned last time and redraws it in place (:class:`l1lab.live.LiveFigure`:
+    no new figure, axes or tick objects per move, one draw).  Anything else the function returns (a message) and
+    any error are shown in an output area below.  Returns the VBox, with the controls attached as
+    ``.controls`` and the live figure as ``.live`` (for tests and for the reader who wants to set them from
+    code)."""
     import ipywidgets as widgets
-    from IPython.display import Image, display
+    from IPython.display import display
 
-    def show(**kw):
-        out = figure_fn(**kw)
-        if isinstance(out, Figure):
-            # one draw straight to PNG: the notebook's own formatter would draw twice (bbox_inches="tight"),
-            # which our figures do not need (they use the constrained layout)
-            display(Image(data=figure_png(out), format="png"))
-        else:
-            display(out)
+    live = LiveFigure(figure_fn)
+    image = widgets.Image(format="png", layout=widgets.Layout(display="none", max_width="100%"))
+    out = widgets.Output()
 
-    out = widgets.interactive_output(show, controls)
-    box = widgets.VBox([widgets.HBox([controls[k] for k in row]) for row in rows] + [out])
+    def update(change=None):
+        out.clear_output(wait=True)
+        with out:  # an exception is shown here, as interactive_output would show it
+            kw = {name: c.value for name, c in controls.items()}
+            result = live.render(**kw)
+            if isinstance(result, bytes):
+                image.value = result
+                image.layout.display = None
+            else:
+                image.layout.display = "none"
+                display(result)
+
+    for c in controls.values():
+        c.observe(update, names="value")
+    update()
+    box = widgets.VBox([widgets.HBox([controls[k] for k in row]) for row in rows] + [image, out])
     box.controls = controls
+    box.live = live
+    box.image = image
+    box.update = update
     return box
 
 
@@ -261,12 +278,12 @@ def cd_comparison_data(d=100, m=300, lam=1e-2, loss="logistic", epochs=50, densi
 
 
 def cd_comparison_figure(d=100, m=300, lam=1e-2, loss="logistic", epochs=50, density=1.0, n_seeds=5,
-                         data_seed=0, figsize=(10.0, 4.0)) -> Figure:
-    """Demo 2 as a Figure: P(w) - P* (log-log) and ||w||_0 against data accesses for SCD, cyclic CD and GCD."""
+                         data_seed=0, figsize=(10.0, 4.0), fig=None) -> Figure:
+    """Demo 2 as a Figure: P(w) - P* (log-log) and ||w||_0 against data accesses for SCD, cyclic CD and GCD.
+    ``fig``: a figure this function returned before, redrawn in place."""
     data = cd_comparison_data(d, m, lam, loss, epochs, density, n_seeds, data_seed)
     prob = data.problem
-    fig = Figure(figsize=figsize, layout="constrained")
-    axes = fig.subplots(1, 2)
+    fig, axes = figure_axes(fig, figsize, nrows=1, ncols=2)
     plot_objective_and_nnz(axes, data.results, data.p_star)
     axes[1].axhline(np.count_nonzero(data.w_star), color="k", ls="--", lw=1, label=r"$\|w^\star\|_0$")
     axes[0].legend(loc="lower left", fontsize=8)

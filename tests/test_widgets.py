@@ -102,25 +102,32 @@ def test_make_problem_rejects_unknown_loss():
         W.make_problem(10, 20, 1e-2, loss="hinge")
 
 
-def test_wire_displays_one_png_per_update(monkeypatch):
-    """A slider move redraws once, straight to PNG (no second draw for a tight bounding box); other objects
-    returned by the figure function are displayed as they are."""
+def test_wire_shows_each_update_as_one_png_and_messages_in_the_output(monkeypatch):
+    """A slider move replaces the PNG of the image widget (one draw per move); a figure function that accepts
+    ``fig`` gets its own figure back; anything else it returns is displayed in the output area, and the image
+    is hidden meanwhile."""
     import IPython.display
 
     shown = []
     monkeypatch.setattr(IPython.display, "display", lambda obj, **kw: shown.append(obj))
+    figs = []
 
-    def figure_fn(a):
+    def figure_fn(a, fig=None):
         if a > 2:
             return "message"
-        fig = Figure(figsize=(2, 1), layout="constrained")
-        fig.subplots().plot([0, a])
+        figs.append(fig)
+        fig, ax = W.figure_axes(fig, (2, 1))
+        ax.plot([0, a])
         return fig
 
     box = W.wire({"a": ipywidgets.IntSlider(value=1, min=0, max=5)}, figure_fn, [["a"]])
+    first = box.image.value
+    assert first[:8] == b"\x89PNG\r\n\x1a\n" and box.image.layout.display is None
     box.controls["a"].value = 2
+    assert box.image.value != first and box.image.value[:4] == b"\x89PNG"
+    assert figs[0] is None and figs[1] is box.live.fig  # the second move redrew the first figure
     box.controls["a"].value = 3
-    pngs = [o for o in shown if isinstance(o, IPython.display.Image)]
-    assert len(pngs) >= 2 and all(o.data[:8] == b"\x89PNG\r\n\x1a\n" for o in pngs)
-    assert shown[-1] == "message"
+    assert shown == ["message"] and box.image.layout.display == "none"
+    box.controls["a"].value = 1
+    assert box.image.value == first and box.image.layout.display is None
     assert W.figure_png(figure_fn(1))[:4] == b"\x89PNG"
