@@ -55,6 +55,7 @@ from matplotlib.figure import Figure
 from .datasets_real import PAPER_DATASETS, Dataset, load_paper_datasets
 from .experiments import (PAPER_ETA_GRID, PAPER_LAMS, PAPER_SOLVERS, PAPER_TABLE1, SeedRuns, Sweep,
                           format_eta_table, run_sweep)
+from .live import figure_axes
 from .plotting import plot_objective_and_nnz
 from .widgets import _check_choice, _check_range, wire
 
@@ -925,8 +926,14 @@ def _check_eta(data, dataset, solver, lam, eta):
     return next(g for g in grid if _same(eta, g))
 
 
+#: the live figure's fixed margins (fractions of the 11.5 x 5.2 in figure): room for a title of four lines and a
+#: legend of three rows.  The static figures use the constrained layout; the live one keeps its axes where these
+#: put them, so a move costs one draw and no layout pass.
+LIVE_MARGINS = dict(left=0.06, right=0.99, bottom=0.24, top=0.845, wspace=0.17)
+
+
 def experiment_figure(dataset="duke", lam=1e-6, eta_smidas=None, eta_truncgrad=None, optimum=None, data=None,
-                      figsize=(11.5, 5.2), **budget) -> Figure:
+                      figsize=(11.5, 5.2), fig=None, live=False, **budget) -> Figure:
     """One of the paper's Figures 1-8: the regularized objective P(w) (left, linear y-axis as in the paper) and
     ||w||_0 (right) against data accesses (log x-axis) for SCD, GCD, SMIDAS and TruncGrad, logistic loss.
 
@@ -939,6 +946,9 @@ def experiment_figure(dataset="duke", lam=1e-6, eta_smidas=None, eta_truncgrad=N
     The title names the data set actually used (its label), and a stand-in also carries a red "OFFLINE
     STAND-IN" box.  The objective axis ends at 1.25 P(0): the large step sizes the grid picks overshoot far
     above P(0) in their first steps, and a note says so when a curve leaves the axis.
+
+    ``fig``: a figure this function returned before, redrawn in place (:func:`l1lab.live.figure_axes`).
+    ``live=True``: fixed margins (:data:`LIVE_MARGINS`) instead of the constrained layout, for the widget.
     """
     data = _data(data, budget)
     data.check(dataset, lam)
@@ -956,8 +966,10 @@ def experiment_figure(dataset="duke", lam=1e-6, eta_smidas=None, eta_truncgrad=N
             label = name + (" (deterministic)" if s == "gcd" else "")
             named[label] = data.runs(dataset, s, lam)
         colors[label] = ALGORITHM_COLORS[name]
-    fig = Figure(figsize=figsize, layout="constrained")
-    ax0, ax1 = fig.subplots(1, 2)
+    if live:
+        fig, (ax0, ax1) = figure_axes(fig, figsize, layout=None, nrows=1, ncols=2, gridspec_kw=LIVE_MARGINS)
+    else:
+        fig, (ax0, ax1) = figure_axes(fig, figsize, nrows=1, ncols=2)
     plot_objective_and_nnz((ax0, ax1), named, 0.0, colors=colors)
     ax0.set_yscale("linear")
     p0 = float(np.mean([r.objective[:, 0].mean() for r in named.values()]))
@@ -983,14 +995,17 @@ def experiment_figure(dataset="duke", lam=1e-6, eta_smidas=None, eta_truncgrad=N
             if lb not in labels:
                 handles.append(h)
                 labels.append(lb)
-    fig.legend(handles, labels, loc="outside lower center", ncol=3, fontsize=8)
+    if live:
+        fig.legend(handles, labels, loc="lower center", bbox_to_anchor=(0.5, 0.0), ncol=3, fontsize=8)
+    else:
+        fig.legend(handles, labels, loc="outside lower center", ncol=3, fontsize=8)
     _standin_box(ax0, data, dataset)
     k = _lookup(FIGURES, dataset, lam)
     what = _lookup_lam(_LAM_NAMES, lam)
     head = (f"Figure {k} of the paper: " if k else "") + \
         f"{dataset.upper()}, λ = {_lam_text(lam)}" + (f" ({what})" if what else "")
     fig.suptitle(head + "\n" + _wrap("data actually used: " + data.label(dataset), 150) + "\n"
-                 + _budget_text(data, dataset), fontsize=9)
+                 + _budget_text(data, dataset), fontsize=9, **(dict(y=0.995, va="top") if live else {}))
     return fig
 
 
@@ -1044,8 +1059,9 @@ def eta_figure(data=None, figsize=None, **budget) -> Figure:
 def experiment_demo(dataset="duke", lam=1e-6, data=None, **budget):
     """Live version of :func:`experiment_figure`: the data set, lambda, and the step sizes of SMIDAS and TruncGrad
     on a slider over the grid (the chosen one is marked "(chosen)" and selected whenever the data set or lambda
-    changes).  A step size other than the chosen one runs its seeds on demand (cached on disk).  Returns an
-    ipywidgets VBox."""
+    changes; a move of the data set or lambda draws the figure once, with the new chosen step sizes).  A step
+    size other than the chosen one runs its seeds on demand (cached on disk).  The figure is redrawn in place.
+    Returns an ipywidgets VBox."""
     import ipywidgets as widgets
 
     data = _data(data, budget)
@@ -1069,17 +1085,27 @@ def experiment_demo(dataset="duke", lam=1e-6, data=None, **budget):
                                                        continuous_update=False,
                                                        layout=widgets.Layout(width="420px"))
 
+    sliders = [controls["eta_smidas"], controls["eta_truncgrad"]]
+
     def reset(_change=None):
+        # runs before the redraw that the data set's or lambda's own change triggers (observed first): the step
+        # size sliders are set without redrawing for each of them, so a move draws one figure, the final one
         ds, lm = controls["dataset"].value, controls["lam"].value
-        for s in ("smidas", "truncgrad"):
-            sl = controls[f"eta_{s}"]
-            sl.options = options(ds, lm, s)
-            sl.value = data.eta(ds, s, lm)
+        for sl in sliders:
+            sl.unobserve(box.update, names="value")
+        try:
+            for s, sl in zip(("smidas", "truncgrad"), sliders):
+                sl.options = options(ds, lm, s)
+                sl.value = data.eta(ds, s, lm)
+        finally:
+            for sl in sliders:
+                sl.observe(box.update, names="value")
 
     controls["dataset"].observe(reset, names="value")
     controls["lam"].observe(reset, names="value")
 
-    def figure(dataset, lam, eta_smidas, eta_truncgrad):
-        return experiment_figure(dataset, lam, eta_smidas, eta_truncgrad, data=data)
+    def figure(dataset, lam, eta_smidas, eta_truncgrad, fig=None):
+        return experiment_figure(dataset, lam, eta_smidas, eta_truncgrad, data=data, fig=fig, live=True)
 
-    return wire(controls, figure, [["dataset", "lam"], ["eta_smidas", "eta_truncgrad"]])
+    box = wire(controls, figure, [["dataset", "lam"], ["eta_smidas", "eta_truncgrad"]])
+    return box

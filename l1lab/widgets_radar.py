@@ -39,6 +39,7 @@ import matplotlib
 import numpy as np
 from matplotlib.figure import Figure
 
+from .live import figure_axes
 from .plotting import scrubbable_sweep
 from .solvers import dual_averaging as da
 from .theory import agarwal2012 as th
@@ -70,12 +71,16 @@ CONST_LAM = 0.2
 #: checkpoints per run (log-spaced)
 N_CHECKPOINTS = 80
 
-#: Figure 1(a) and 1(b): the widgets' defaults and ranges (d and T take one of the listed values)
+#: Figure 1(a) and 1(b): the widgets' defaults and ranges (d and T take one of the listed values).  A move of T
+#: is a lookup: the live data functions also run the other horizons of the slider (see :func:`figure1_data`).
 FIGURE1_DEFAULTS = dict(d=2_000, T=10_000, n_trials=5)
-FIGURE1_LIMITS = dict(d=(100, 200, 500, 1_000, 2_000, 5_000), T=(2_000, 5_000, 10_000), n_trials=(1, 5, 1))
-#: Figure 1(b) adds RADAR-CONST's number of epochs (None: ceil(log T)) and its factor on lambda_i
-FIGURE1B_DEFAULTS = dict(d=2_000, T=10_000, n_trials=5, const_epochs=None, const_lam=CONST_LAM)
-FIGURE1B_LIMITS = dict(FIGURE1_LIMITS, const_epochs=(2, 40, 1), const_lam=(0.05, 1.0))
+FIGURE1_LIMITS = dict(d=(100, 200, 500, 1_000, 2_000), T=(2_000, 5_000, 10_000), n_trials=(1, 5, 1))
+#: Figure 1(b) adds RADAR-CONST's number of epochs (None: ceil(log T)) and its factor on lambda_i; every move of
+#: these two runs RADAR-CONST again, so its live settings are smaller than Figure 1(a)'s (d = 500 of at most
+#: 1000, 3 trials of at most 3)
+FIGURE1B_DEFAULTS = dict(d=500, T=10_000, n_trials=3, const_epochs=None, const_lam=CONST_LAM)
+FIGURE1B_LIMITS = dict(FIGURE1_LIMITS, d=(100, 200, 500, 1_000), n_trials=(1, 3, 1), const_epochs=(2, 40, 1),
+                       const_lam=(0.05, 1.0))
 
 #: Corollary 1's trade-off: theta* on the boundary of B_q(R_q) for these q (0: s-sparse)
 WEAK_QS = (0.0, 0.25, 0.5, 0.75, 1.0)
@@ -84,7 +89,7 @@ WEAK_LIMITS = dict(q=(0.0, 1.0), d=(200, 500), T=(5_000, 10_000, 20_000), n_tria
 
 #: work (seconds per d * T) of a run, for deciding whether to fork: RADAR and its variants, RDA and SGD
 _COST = {"RADAR": 1.3e-8, "EDA": 1.3e-8, "RADAR-CONST": 1.3e-8, "RDA": 0.7e-8, "SGD": 0.7e-8}
-_PARALLEL_ABOVE = 3.0  # seconds of estimated work
+_PARALLEL_ABOVE = 0.5  # seconds of estimated work (about 0.3 s of real work; a fork costs about 0.02 s)
 
 
 # ---------------------------------------------------------------------------------------------- settings
@@ -375,7 +380,9 @@ def figure1_data(d=2_000, T=10_000, n_trials=5, methods=METHODS, const_epochs=No
                  live=False) -> Figure1Data:
     """Section 4's simulation: ``n_trials`` trials (seeds 0, 1, ...) of every method of ``methods`` in dimension d
     for T iterations.  Cached per run, so a new number of trials or a new method reuses the others; runs not
-    cached are spread over the cores.  ``live=True`` restricts d, T and n_trials to the widgets' ranges."""
+    cached are spread over the cores.  ``live=True`` restricts d, T and n_trials to the widgets' ranges and also
+    runs every other horizon of the T slider (the same trials; RADAR-CONST excepted), so that the widget answers
+    a move of T from the cache: a new d costs 1.7 times the runs at T = 10 000 instead."""
     _check_figure1(d, T, n_trials, FIGURE1_LIMITS, live)
     if live:
         _check_range("const_lam", const_lam, FIGURE1B_LIMITS)
@@ -387,7 +394,11 @@ def figure1_data(d=2_000, T=10_000, n_trials=5, methods=METHODS, const_epochs=No
     d, T, n_trials = int(d), int(T), int(n_trials)
     K = default_const_epochs(T) if const_epochs is None else int(const_epochs)
     keys = [_key(m, d, T, 0.0, k, K, const_lam) for m in methods for k in range(n_trials)]
-    recs = _compute(keys)
+    ahead = []
+    if live:   # the slider's other horizons too (not RADAR-CONST's, which its own two sliders change)
+        ahead = [_key(m, d, t, 0.0, k, K, const_lam) for m in methods if m != "RADAR-CONST"
+                 for t in FIGURE1_LIMITS["T"] if t != T for k in range(n_trials)]
+    recs = _compute(keys + ahead)[:len(keys)]
     curves = {m: _curves(recs[i * n_trials:(i + 1) * n_trials]) for i, m in enumerate(methods)}
     return Figure1Data(d, T, n_trials, math.ceil(math.log(d)), recs[0].norm2_sq, K, float(const_lam), curves)
 
@@ -445,14 +456,38 @@ def draw_figure1a(axes, data: Figure1Data, ylim=None, title=True):
                       f"{data.n_trials} trial{'s' if data.n_trials > 1 else ''} (band: min–max)", fontsize=9)
 
 
-def figure1a_figure(d=2_000, T=10_000, n_trials=5, live=False, figsize=(12.0, 4.4)) -> Figure:
+#: the live figures' fixed margins (fractions of the 12 x 4.4 in figure).  The static figures use the constrained
+#: layout; a live figure keeps its axes where these put them, so a move costs one draw and no layout pass
+#: (which measures every text and costs about as much as the draw itself).
+LIVE_MARGINS = dict(left=0.06, right=0.98, bottom=0.115, top=0.93, wspace=0.3)
+
+
+def _wide_and_narrow(fig):
+    """Two axes side by side, the left one twice as wide (Figure 1's layout)."""
+    gs = fig.add_gridspec(1, 3)
+    return [fig.add_subplot(gs[0, :2]), fig.add_subplot(gs[0, 2])]
+
+
+def _wide_and_narrow_fixed(fig):
+    """:func:`_wide_and_narrow` with the live figures' fixed margins."""
+    gs = fig.add_gridspec(1, 3, **LIVE_MARGINS)
+    return [fig.add_subplot(gs[0, :2]), fig.add_subplot(gs[0, 2])]
+
+
+def _figure1_axes(fig, figsize, live):
+    if live:
+        return figure_axes(fig, figsize, _wide_and_narrow_fixed, layout=None)
+    return figure_axes(fig, figsize, _wide_and_narrow)
+
+
+def figure1a_figure(d=2_000, T=10_000, n_trials=5, live=False, figsize=(12.0, 4.4), fig=None) -> Figure:
     """Figure 1(a) of Agarwal, Negahban & Wainwright (2012): ||theta_t - theta*||_2^2 of RADAR, RDA and SGD against
     the iterations, mean over ``n_trials`` trials; left log-log with the band over trials and the fitted slopes
-    (t >= T/10), right on the paper's linear axes."""
+    (t >= T/10), right on the paper's linear axes.  ``fig``: a figure this function returned before, redrawn in
+    place (:func:`l1lab.live.figure_axes`)."""
     data = figure1_data(d, T, n_trials, FIGURE1A, live=live)
-    fig = Figure(figsize=figsize, layout="constrained")
-    gs = fig.add_gridspec(1, 3)
-    draw_figure1a([fig.add_subplot(gs[0, :2]), fig.add_subplot(gs[0, 2])], data)
+    fig, axes = _figure1_axes(fig, figsize, live)
+    draw_figure1a(axes, data)
     return fig
 
 
@@ -519,14 +554,16 @@ def draw_figure1b(axes, data: Figure1Data, ylim=None, title=True):
 
 
 def figure1b_figure(d=2_000, T=10_000, n_trials=5, const_epochs=None, const_lam=CONST_LAM, live=False,
-                    figsize=(12.0, 4.4)) -> Figure:
+                    figsize=(12.0, 4.4), fig=None) -> Figure:
     """Figure 1(b) of Agarwal, Negahban & Wainwright (2012): RADAR against EDA (its epochs with lambda fixed at
     4 eta sqrt(log d/T)) and RADAR-CONST (``const_epochs`` epochs of equal length, default ceil(log T), with
-    ``const_lam`` times lambda_i of (12)); right: the regularization lambda_i of each epoch."""
+    ``const_lam`` times lambda_i of (12)); right: the regularization lambda_i of each epoch.  ``fig``: a figure
+    this function returned before, redrawn in place."""
+    if live:
+        _check_figure1(d, T, n_trials, FIGURE1B_LIMITS, True)
     data = figure1_data(d, T, n_trials, FIGURE1B, const_epochs, const_lam, live=live)
-    fig = Figure(figsize=figsize, layout="constrained")
-    gs = fig.add_gridspec(1, 3)
-    draw_figure1b([fig.add_subplot(gs[0, :2]), fig.add_subplot(gs[0, 2])], data)
+    fig, axes = _figure1_axes(fig, figsize, live)
+    draw_figure1b(axes, data)
     return fig
 
 
@@ -569,19 +606,24 @@ def _figure1_controls(defaults, limits, extra):
 
 
 def figure1a_demo(**defaults):
-    """Live Figure 1(a): d, T and the number of trials, redrawing :func:`figure1a_figure`.  Runs are cached per
-    (method, d, T, trial); the largest setting (d = 5000, T = 10^4, 5 trials) takes about 5 s on two cores."""
+    """Live Figure 1(a): d, T and the number of trials (:data:`FIGURE1_DEFAULTS`, :data:`FIGURE1_LIMITS`),
+    redrawing :func:`figure1a_figure` in place.  Runs are cached per (method, d, T, trial), and a new d runs every
+    horizon of the T slider at once, so a move of T or of the number of trials (downwards) is a lookup; a new d
+    costs about 1.5 s of CPU time per 1000 dimensions at 5 trials (spread over the cores)."""
     _, controls, _ = _figure1_controls(FIGURE1_DEFAULTS, FIGURE1_LIMITS, defaults)
 
-    def show(**kw):
-        return figure1a_figure(live=True, **kw)
+    def show(fig=None, **kw):
+        return figure1a_figure(live=True, fig=fig, **kw)
 
     return wire(controls, show, [["d", "T", "n_trials"]])
 
 
 def figure1b_demo(**defaults):
     """Live Figure 1(b): d, T, the number of trials, RADAR-CONST's number of epochs and its factor on lambda_i
-    of (12), redrawing :func:`figure1b_figure`."""
+    of (12) (:data:`FIGURE1B_DEFAULTS`, :data:`FIGURE1B_LIMITS`: d = 500, 3 trials), redrawing
+    :func:`figure1b_figure` in place.  A move of RADAR-CONST's two sliders, or of T, runs RADAR-CONST's trials
+    again (about 0.1 s at the defaults); RADAR and EDA are run for every horizon of the T slider with each new
+    d."""
     v, controls, widgets = _figure1_controls(FIGURE1B_DEFAULTS, FIGURE1B_LIMITS, defaults)
     lim = FIGURE1B_LIMITS
     K = default_const_epochs(v["T"]) if v["const_epochs"] is None else v["const_epochs"]
@@ -592,8 +634,8 @@ def figure1b_demo(**defaults):
     controls["const_lam"] = _log_slider(widgets, v["const_lam"], *lim["const_lam"], "CONST λ factor", step=0.1,
                                         readout_format=".2g")
 
-    def show(**kw):
-        return figure1b_figure(live=True, **kw)
+    def show(fig=None, **kw):
+        return figure1b_figure(live=True, fig=fig, **kw)
 
     return wire(controls, show, [["d", "T", "n_trials"], ["const_epochs", "const_lam"]])
 
@@ -695,7 +737,7 @@ def draw_weak_sparsity_frame(ax, data: WeakSparsityData, k, ylim=None):
 
 
 def weak_sparsity_figure(qs=WEAK_QS, highlight=None, d=500, T=20_000, n_trials=5, live=False,
-                         figsize=(12.0, 4.4)) -> Figure:
+                         figsize=(12.0, 4.4), fig=None) -> Figure:
     """Corollary 1's trade-off: left, RADAR's mean final ||theta_T - theta*||_2^2 against the horizon T for every q
     of ``qs`` (colour by q; ``highlight`` adds one q, drawn thick); right, the fitted log-log slopes against q, with
     Corollary 1's exponent -(2 - q)/2 and the -1/2 of single-run methods."""
@@ -706,8 +748,11 @@ def weak_sparsity_figure(qs=WEAK_QS, highlight=None, d=500, T=20_000, n_trials=5
         qs = tuple(sorted(set(qs) | {highlight}))
     data = weak_sparsity_data(qs, d, T, n_trials, live=live)
     slopes = data.slopes()
-    fig = Figure(figsize=figsize, layout="constrained")
-    ax0, ax1 = fig.subplots(1, 2)
+    if live:
+        fig, (ax0, ax1) = figure_axes(fig, figsize, layout=None, nrows=1, ncols=2,
+                                      gridspec_kw=dict(LIVE_MARGINS, wspace=0.2))
+    else:
+        fig, (ax0, ax1) = figure_axes(fig, figsize, nrows=1, ncols=2)
     cmap = matplotlib.colormaps["viridis"]
     for k, q in enumerate(data.qs):
         hl = highlight is not None and q == highlight
@@ -721,8 +766,8 @@ def weak_sparsity_figure(qs=WEAK_QS, highlight=None, d=500, T=20_000, n_trials=5
     ax0.set_title(f"θ* in B_q(R_q), ‖θ*‖² = {data.longest[0].records[0].norm2_sq:.2f}; d = {data.d:,}, "
                   f"{data.n_trials} trials", fontsize=9)
     qq = np.linspace(0, 1, 50)
-    ax1.plot(qq, -(2 - qq) / 2, color="k", lw=1.5, label="Corollary 1: −(2 − q)/2")
-    ax1.axhline(-0.5, color="0.5", ls="--", lw=1.2, label="single-run methods: −½")
+    ax1.plot(qq, -(2 - qq) / 2, color="k", ls="--", lw=1.5, label="Corollary 1: −(2 − q)/2")
+    ax1.axhline(-0.5, color="0.5", ls=":", lw=1.2, label="single-run methods: −½")
     ax1.plot(data.qs, slopes, "o-", color=ALGORITHM_COLORS["RADAR"], ms=7, label="RADAR (fitted)")
     if highlight is not None:
         k = data.qs.index(highlight)
@@ -750,20 +795,21 @@ def weak_sparsity_sweep(qs=WEAK_QS, d=500, T=20_000, n_trials=5, dpi=72) -> str:
 
 
 def weak_sparsity_demo(**defaults):
-    """Live Corollary 1: a q to add to the grid :data:`WEAK_QS` (drawn thick; default 0.5, on the grid), d, the
-    largest horizon T and the number of trials, redrawing :func:`weak_sparsity_figure`.  A new q costs a few seconds at the defaults; a new
-    d or T recomputes the grid."""
+    """Live Corollary 1: which q of the grid :data:`WEAK_QS` to draw thick (default 0.5; drawing only, every q of
+    the grid is computed), d, the largest horizon T and the number of trials, redrawing
+    :func:`weak_sparsity_figure`.  A new d recomputes the grid (a few seconds); a new largest T reuses the
+    horizons T/2^k it shares with those run before and runs only the new ones."""
     import ipywidgets as widgets
 
     v = dict(dict(WEAK_DEFAULTS, highlight=0.5), **defaults)
     lim = WEAK_LIMITS
-    _check_range("q", v["highlight"], lim)
+    _check_choice("highlight", v["highlight"], WEAK_QS)
     _check_choice("d", v["d"], lim["d"])
     _check_choice("T", v["T"], lim["T"])
     _check_range("n_trials", v["n_trials"], lim)
     controls = dict(
-        highlight=widgets.FloatSlider(value=v["highlight"], min=0.0, max=1.0, step=0.05, description="q",
-                                      continuous_update=False),
+        highlight=widgets.SelectionSlider(options=list(WEAK_QS), value=v["highlight"], description="q",
+                                          continuous_update=False),
         d=widgets.SelectionSlider(options=list(lim["d"]), value=v["d"], description="d", continuous_update=False),
         T=widgets.SelectionSlider(options=list(lim["T"]), value=v["T"], description="largest T",
                                   continuous_update=False),
@@ -771,7 +817,7 @@ def weak_sparsity_demo(**defaults):
                                    description="trials", continuous_update=False),
     )
 
-    def show(**kw):
-        return weak_sparsity_figure(live=True, **kw)
+    def show(fig=None, **kw):
+        return weak_sparsity_figure(live=True, fig=fig, **kw)
 
     return wire(controls, show, [["highlight", "d"], ["T", "n_trials"]])

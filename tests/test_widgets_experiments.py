@@ -20,6 +20,7 @@ from matplotlib.figure import Figure  # noqa: E402
 from l1lab import widgets_experiments as W  # noqa: E402
 from l1lab.datasets_real import PAPER_DATASETS, offline_standin  # noqa: E402
 from l1lab.experiments import Sweep, SweepRecord, SweepTask  # noqa: E402
+from l1lab.live import png_bytes  # noqa: E402
 from l1lab.trace import Result, Trace  # noqa: E402
 
 GRID = (1e-2, 1e-1, 1.0)
@@ -159,6 +160,38 @@ def test_demo_widget(tiny):
     c["dataset"].value = "magic04s"                                 # the sliders jump to the new choice
     assert c["eta_smidas"].value == tiny.eta("magic04s", "smidas", 1e-2)
     assert c["eta_truncgrad"].value == tiny.eta("magic04s", "truncgrad", 1e-2)
+
+
+def test_demo_draws_once_per_move_in_place(tiny, monkeypatch):
+    """A move of the data set or lambda (which resets both step-size sliders) draws one figure, the final one,
+    into the same Figure; moving back shows the first frame byte for byte."""
+    box = W.experiment_demo(data=tiny)
+    first, fig = box.image.value, box.live.fig
+    calls = []
+    draw = W.experiment_figure
+
+    def counted(*args, **kw):
+        calls.append((args, kw.get("fig")))
+        return draw(*args, **kw)
+
+    monkeypatch.setattr(W, "experiment_figure", counted)
+    c = box.controls
+    for name, value in (("dataset", "arcene"), ("lam", 1e-2), ("eta_smidas", GRID[0]), ("dataset", "duke"),
+                        ("lam", 1e-6)):
+        calls.clear()
+        c[name].value = value
+        assert len(calls) <= 1, f"moving {name} drew {len(calls)} figures"
+        if calls:
+            args, used = calls[0]
+            assert args[:2] == (c["dataset"].value, c["lam"].value) and used is fig
+        assert box.live.fig is fig
+    assert (c["eta_smidas"].value, c["eta_truncgrad"].value) == (tiny.eta("duke", "smidas", 1e-6),
+                                                                 tiny.eta("duke", "truncgrad", 1e-6))
+    assert box.image.value == first
+    fresh = draw("duke", 1e-6, data=tiny, live=True)
+    assert png_bytes(fresh) == first                      # the frame shown is the figure drawn fresh
+    np.testing.assert_allclose([ax.get_position().bounds for ax in fig.axes],
+                               [ax.get_position().bounds for ax in fresh.axes], atol=2e-3)
 
 
 def test_demo_range_errors(tiny):

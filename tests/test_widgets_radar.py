@@ -17,6 +17,7 @@ import pytest  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
 from l1lab import widgets_radar as W  # noqa: E402
+from l1lab.live import png_bytes  # noqa: E402
 from l1lab.solvers import dual_averaging as da  # noqa: E402
 from l1lab.theory import agarwal2012 as th  # noqa: E402
 
@@ -108,8 +109,8 @@ def test_figure1_largest_live_settings_and_radar_wins_at_d_5000():
     assert rad.final < rda.final and rad.final < sgd.final
     assert rad.slope() < -0.75 < rda.slope()
     blim = W.FIGURE1B_LIMITS
-    fig = W.figure1b_figure(d=d, T=T, n_trials=1, const_epochs=blim["const_epochs"][1], const_lam=blim["const_lam"][0],
-                            live=True)
+    fig = W.figure1b_figure(d=max(blim["d"]), T=max(blim["T"]), n_trials=1, const_epochs=blim["const_epochs"][1],
+                            const_lam=blim["const_lam"][0], live=True)
     assert len(fig.axes) == 2
     fig = W.figure1b_figure(d=100, T=min(lim["T"]), n_trials=1, const_epochs=blim["const_epochs"][0],
                             const_lam=blim["const_lam"][1], live=True)
@@ -139,6 +140,10 @@ def test_figure1_range_errors():
         W.figure1b_figure(d=100, T=2_000, n_trials=1, const_lam=5.0, live=True)
     with pytest.raises(ValueError, match="const_epochs"):
         W.figure1b_figure(d=100, T=2_000, n_trials=1, const_epochs=100, live=True)
+    with pytest.raises(ValueError, match="d must be one of"):        # Figure 1(b)'s live range is smaller
+        W.figure1b_figure(d=2_000, T=2_000, n_trials=1, live=True)
+    with pytest.raises(ValueError, match="outside the demo's range"):
+        W.figure1b_figure(d=100, T=2_000, n_trials=4, live=True)
     with pytest.raises(ValueError, match="method must be one of"):
         W.figure1_data(d=100, T=2_000, methods=("RADAR", "SMIDAS"))
     with pytest.raises(ValueError, match="n_trials"):
@@ -213,7 +218,71 @@ def test_demos_construct_and_check_their_ranges():
         W.figure1a_demo(d=40_000)
     with pytest.raises(ValueError, match="outside the demo's range"):
         W.figure1b_demo(d=100, T=2_000, n_trials=1, const_lam=2.0)
-    with pytest.raises(ValueError, match="outside the demo's range"):
-        W.weak_sparsity_demo(highlight=2.0)
+    with pytest.raises(ValueError, match="highlight must be one of"):
+        W.weak_sparsity_demo(highlight=0.35)                         # the slider runs over the grid WEAK_QS
     with pytest.raises(ValueError, match="T must be one of"):
         W.weak_sparsity_demo(T=1_000)
+
+
+# ---------------------------------------------------------------------------------------------- live redraws
+def _count_runs(monkeypatch):
+    """Count the runs computed from now on (serially, so that the counter sees them)."""
+    runs = []
+    run = W._run_job
+    monkeypatch.setattr(W, "_PARALLEL_ABOVE", math.inf)
+    monkeypatch.setattr(W, "_run_job", lambda job: runs.append(job) or run(job))
+    return runs
+
+
+def test_live_figure1_runs_every_horizon_and_fewer_trials_are_a_prefix(monkeypatch):
+    """A live Figure 1 runs every horizon of the T slider, so a move of T computes nothing, and its records are
+    those of a fresh run at that T; the first n trials of a larger run are, bit for bit, n trials run fresh."""
+    monkeypatch.setattr(W, "_CACHE", {})
+    d = 100
+    live = W.figure1_data(d=d, T=5_000, n_trials=3, methods=W.FIGURE1A, live=True)
+    runs = _count_runs(monkeypatch)
+    for T in W.FIGURE1_LIMITS["T"]:
+        for n in (1, 2, 3):
+            W.figure1a_figure(d=d, T=T, n_trials=n, live=True)
+    assert runs == []
+    shown = {T: W.figure1_data(d=d, T=T, n_trials=2, methods=W.FIGURE1A, live=True) for T in (2_000, 10_000)}
+    monkeypatch.setattr(W, "_CACHE", {})
+    for T, data in shown.items():
+        fresh = W.figure1_data(d=d, T=T, n_trials=2, methods=W.FIGURE1A)
+        for m in W.FIGURE1A:
+            np.testing.assert_array_equal(data.curves[m].error, fresh.curves[m].error)
+            np.testing.assert_array_equal(data.curves[m].iteration, fresh.curves[m].iteration)
+    monkeypatch.setattr(W, "_CACHE", {})
+    two = W.figure1_data(d=d, T=5_000, n_trials=2, methods=W.FIGURE1A)
+    for m in W.FIGURE1A:
+        np.testing.assert_array_equal(live.curves[m].error[:2], two.curves[m].error)
+        np.testing.assert_array_equal(live.curves[m].error_output[:2], two.curves[m].error_output)
+    assert len(runs) == 2 * 3 * 2 + 3 * 2                  # the fresh runs only (2 horizons, then 5000)
+
+
+def test_live_figure1b_redraws_in_place_and_back():
+    box = W.figure1b_demo(d=100, T=2_000, n_trials=1)
+    first, fig = box.image.value, box.live.fig
+    for name, value in (("const_epochs", 9), ("const_lam", 0.5), ("T", 5_000), ("n_trials", 2)):
+        ctrl = box.controls[name]
+        start = ctrl.value
+        ctrl.value = value
+        assert box.live.fig is fig
+        values = {k: c.value for k, c in box.controls.items()}
+        assert box.image.value == png_bytes(box.live.figure_fn(**values))   # fixed margins: the same pixels
+        ctrl.value = start
+        assert box.image.value == first
+
+
+def test_weak_sparsity_highlight_is_drawing_only(monkeypatch):
+    box = W.weak_sparsity_demo(d=200, T=5_000, n_trials=1, highlight=0.5)
+    assert box.controls["highlight"].options == W.WEAK_QS
+    first = box.image.value
+    runs = _count_runs(monkeypatch)
+    for q in W.WEAK_QS:
+        box.controls["highlight"].value = q
+    assert runs == []
+    box.controls["highlight"].value = 0.5
+    assert box.image.value == first
+    box.controls["T"].value = 10_000           # shares 625, ..., 5000 with the horizons of 5000: runs 10 000 only
+    assert {job[2] for job in runs} == {10_000} and len(runs) == len(W.WEAK_QS)
