@@ -20,10 +20,15 @@ Same three layers as :mod:`l1lab.widgets`: a cached *data* function, a *figure* 
 * :func:`sparse_pg_check` -- stochastic projected gradient with the tree gives the iterates of the dense
   solver :func:`l1lab.solvers.projected_gradient`.
 
-Timings are measured when called (best of several repetitions) and differ between machines; nothing else here
-depends on the clock.  Every data function runs with one BLAS thread, and the slider ranges keep every setting,
-including the largest, to a few seconds on a 2-core machine (``tests/test_widgets_projections.py`` runs the
-largest ones).
+Timings are measured when first asked for (best of the calls that fit in :data:`TIMING_BUDGET`, once per size
+and session) and differ between machines; nothing else here depends on the clock.
+
+The figure functions of the live demos take ``fig=None``: handed a figure they returned before, they redraw it
+in place (:func:`l1lab.live.figure_axes`), as the demos do at every move; their layouts are fixed margins, not a
+layout engine, so that a redraw needs no layout pass.  Every data function runs with one BLAS thread, and the
+slider ranges keep every setting, including the largest, to a few seconds on a 2-core machine
+(``tests/test_widgets_projections.py`` runs the largest ones).  The demos start at settings where a move answers
+in a fraction of a second.
 """
 from __future__ import annotations
 
@@ -39,20 +44,23 @@ from threadpoolctl import threadpool_limits
 
 from . import sparse_projection as _sp
 from .datasets import make_classification, scale_features
+from .live import figure_axes
 from .plotting import default_floor, plot_objective_and_nnz, scrubbable_sweep
 from .problem import Problem
 from .projections import (METHODS, l1_ball_threshold, project_l1_ball, project_simplex,
                           project_weighted_l1_ball, simplex_threshold)
 from .solvers import exponentiated_gradient, projected_gradient, scd
-from .solvers.projected import PROJECTION_FLOPS_PER_ENTRY, project_inplace
+from .solvers.projected import PROJECTION_FLOPS_PER_ENTRY, project_inplace, psg_chunk
 from .sparse_projection import SparseL1BallProjector
 from .theory import duchi2008 as dssc
+from .trace import Result, Trace, TraceRecorder, log_checkpoints
 from .widgets import _check_choice, _check_range, _log_slider, wire
 
 __all__ = [
     "EG_DEFAULTS", "EG_LIMITS", "GEOMETRY_DEFAULTS", "GEOMETRY_LIMITS", "STEP_CONSTANTS", "SYNTHETIC_DEFAULTS",
-    "SYNTHETIC_LIMITS", "SYNTHETIC_STATIC_N", "TIMING_DEFAULTS", "TIMING_LIMITS", "ball_regions_2d", "eg_vs_pg_data", "eg_vs_pg_demo",
-    "eg_vs_pg_figure", "geometry_demo", "geometry_figure", "geometry_sweep", "lemma_checks",
+    "SYNTHETIC_LIMITS", "SYNTHETIC_LIVE_LOSSES", "SYNTHETIC_STATIC_N", "TIMING_BUDGET", "TIMING_DEFAULTS",
+    "TIMING_LIMITS", "TIMING_LIVE_MAX_N", "ball_region_polygons", "ball_regions_2d", "eg_vs_pg_data",
+    "eg_vs_pg_demo", "eg_vs_pg_figure", "geometry_demo", "geometry_figure", "geometry_sweep", "lemma_checks",
     "paper_synthetic_problem", "projection_timing_data", "sparse_pg_check", "sparse_text_like_problem",
     "step_size_sweep", "synthetic_data", "synthetic_demo", "synthetic_figure", "timing_demo", "timing_figure",
     "tree_figure", "tree_snapshot", "tree_timing_data", "weighted_ball_check",
@@ -68,10 +76,18 @@ GEOMETRY_LIMITS = dict(z=(0.25, 2.0), v1=(-2.5, 2.5), v2=(-2.5, 2.5))
 #: timing demo: the largest n, the nonzeros k of a sparse step, the radius as a fraction of ||v||_1
 TIMING_DEFAULTS = dict(max_n=1_000_000, k=100, z_frac=0.1, seed=0)
 TIMING_LIMITS = dict(max_n=(10_000, 100_000, 1_000_000, 10_000_000), k=(10, 100, 1000), z_frac=(0.01, 0.1, 0.5))
+#: the live timing demo's largest n (10^7 takes several seconds to measure: for the functions, not the widget)
+TIMING_LIVE_MAX_N = (10_000, 100_000, 1_000_000)
+#: seconds of repeated calls behind one timing (a projection: best of the calls; a sparse step: their mean)
+TIMING_BUDGET = 0.01
 
 #: synthetic experiments (Figs. 4-5): n = m, lambda = lam_frac * lambda_max for the radius, the budget in
 #: passes (one pass = one full gradient, 4 nnz(X) flops), and a common multiplier of the eta0/sqrt(t) steps
-SYNTHETIC_DEFAULTS = dict(n=800, lam_frac=0.1, passes=100, step_mult=1.0, seed=0)
+#: (the live demo's: one loss at n = 200, so that a move answers in a fraction of a second; the chapter's
+#: figures have n = 800 and 4000, both losses)
+SYNTHETIC_DEFAULTS = dict(loss="squared", n=200, lam_frac=0.1, passes=100, step_mult=1.0, seed=0)
+#: the live demo's loss choices: one loss, or both side by side
+SYNTHETIC_LIVE_LOSSES = ("squared", "logistic", "both")
 SYNTHETIC_LIMITS = dict(n=(200, 400, 800), lam_frac=(0.05, 0.5), passes=(20, 150), step_mult=(0.01, 100.0))
 
 #: eta0 = c / (curvature scale): batch and line search in units of 1/L, L = beta ||X||_2^2/m; stochastic and
@@ -83,8 +99,10 @@ STEP_CONSTANTS = {"batch": 8.0, "line search": 64.0, "stochastic": 10.0, "mini-b
 MINIBATCH = 10
 
 #: EG against projected gradient on sparse data: examples m, features d, density of X, lambda fraction for the
-#: radius, budget in epochs (passes over the examples); step sizes tuned on the grids below
-EG_DEFAULTS = dict(m=1000, d=5000, density=0.01, lam_frac=0.4, epochs=10, seed=0)
+#: radius, budget in epochs (passes over the examples); step sizes tuned on the grids below.  The live demo
+#: starts at the smallest m and d (a move answers in a fraction of a second; the chapter's figure has
+#: m = 1000, d = 5000, about 2 s)
+EG_DEFAULTS = dict(m=200, d=1000, density=0.01, lam_frac=0.4, epochs=10, seed=0)
 EG_LIMITS = dict(m=(200, 2000), d=(1000, 10000), density=(0.005, 0.01, 0.02), lam_frac=(0.2, 0.8),
                  epochs=(1, 10), work=5e7)
 PG_ETA_GRID = (0.1, 0.3, 1.0)
@@ -196,15 +214,32 @@ def ball_regions_2d(v1, v2, z):
 _EXAMPLES_2D = ((1.7, 0.2), (-0.4, 1.9), (-1.6, -1.2), (0.9, -1.5), (-2.2, 0.5), (0.3, 0.3))
 
 
-def _draw_ball_2d(ax, z, v):
-    from matplotlib.colors import ListedColormap
+REGION_COLORS = ("#f2f2f2", "#f6c89f", "#bcd7ee")  # inside, one nonzero (a vertex), two nonzeros (an edge)
+_LIM_2D = 2.6
 
-    lim = 2.6
-    g = np.linspace(-lim, lim, 401)
-    G1, G2 = np.meshgrid(g, g)
-    R = ball_regions_2d(G1, G2, z)
-    cmap = ListedColormap(["#f2f2f2", "#f6c89f", "#bcd7ee"])
-    ax.pcolormesh(G1, G2, R, cmap=cmap, vmin=-0.5, vmax=2.5, shading="auto", rasterized=True)
+
+def ball_region_polygons(z, lim=_LIM_2D):
+    r"""The regions of :func:`ball_regions_2d` in the square [-lim, lim]^2 as exact polygons (needs z < lim):
+    a dict with ``0``: [the ball] and ``2``: [the four bands ||v_1| - |v_2|| < z outside the ball, one per
+    quadrant]; the rest of the square (the four wedges around the axes) is region 1.  Each polygon is an array
+    of (w_1, w_2) vertices."""
+    z = float(z)
+    bands = [np.array([[sx * z, 0.0], [sx * lim, sy * (lim - z)], [sx * lim, sy * lim], [sx * (lim - z), sy * lim],
+                       [0.0, sy * z]]) for sx in (1.0, -1.0) for sy in (1.0, -1.0)]
+    ball = np.array([[z, 0.0], [0.0, z], [-z, 0.0], [0.0, -z]])
+    return {0: [ball], 2: bands}
+
+
+def _draw_ball_2d(ax, z, v):
+    from matplotlib.patches import Polygon, Rectangle
+
+    lim = _LIM_2D
+    # the regions as exact polygons (the same partition as ball_regions_2d): wedges, then bands, then the ball
+    ax.add_patch(Rectangle((-lim, -lim), 2 * lim, 2 * lim, facecolor=REGION_COLORS[1], lw=0, zorder=0))
+    polys = ball_region_polygons(z, lim)
+    for region in (2, 0):
+        for xy in polys[region]:
+            ax.add_patch(Polygon(xy, closed=True, facecolor=REGION_COLORS[region], lw=0, zorder=0))
     ball = np.array([[z, 0], [0, z], [-z, 0], [0, -z], [z, 0]])
     ax.plot(ball[:, 0], ball[:, 1], color="k", lw=1.8)
     ax.plot([z, 0], [0, z], color="C3", lw=3, alpha=0.8, label=r"simplex $\{w \geq 0, w_1 + w_2 = z\}$")
@@ -228,7 +263,7 @@ def _draw_ball_2d(ax, z, v):
     ax.set_ylabel("$w_2$")
     from matplotlib.patches import Patch
     handles, labels = ax.get_legend_handles_labels()
-    handles += [Patch(color="#f6c89f"), Patch(color="#bcd7ee")]
+    handles += [Patch(color=REGION_COLORS[1]), Patch(color=REGION_COLORS[2])]
     labels += ["projection has 1 nonzero (a vertex)", "projection has 2 nonzeros (an edge)"]
     ax.legend(handles, labels, fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=2)
     ax.set_title(rf"$\ell_1$ ball of radius z = {z:g} in $\mathbb{{R}}^2$", fontsize=10)
@@ -250,9 +285,10 @@ def _draw_simplex_3d(ax, z):
         th = simplex_threshold(v, z)
         c = f"C{k}"
         ax.plot([v[0], w[0]], [v[1], w[1]], [v[2], w[2]], color=c, lw=1.5, ls="--")
-        ax.scatter(*v, color=c, s=18)
-        ax.scatter(*w, color=c, s=40, edgecolor="k",
-                   label=f"to {what}: θ = {th:.2f}, ‖Π(v)‖₀ = {np.count_nonzero(w)}")
+        # markers drawn as lines (Line3D): far cheaper to build and draw than 3-d scatter collections
+        ax.plot([v[0]], [v[1]], [v[2]], "o", color=c, ms=4.2)
+        ax.plot([w[0]], [w[1]], [w[2]], "o", color=c, ms=6.3, mec="k", mew=1.0,
+                label=f"to {what}: θ = {th:.2f}, ‖Π(v)‖₀ = {np.count_nonzero(w)}")
     for i in range(3):
         e = np.zeros(3)
         e[i] = 1.25 * z
@@ -266,20 +302,33 @@ def _draw_simplex_3d(ax, z):
     ax.set_title(f"simplex of radius z = {z:g} in " + r"$\mathbb{R}^3$", fontsize=10)
 
 
-def geometry_figure(z=1.0, v1=1.6, v2=0.9, simplex3d=True, figsize=(10.5, 5.4)) -> Figure:
+def _geometry_axes(fig):
+    """The two panels of :func:`geometry_figure`, the plane and the 3-d simplex, with fixed margins (those the
+    constrained layout finds, with room for the legends below): no layout pass per redraw."""
+    gs = fig.add_gridspec(1, 2, left=0.058, right=0.942, bottom=0.207, top=0.952, wspace=0.31)
+    return fig.add_subplot(gs[0, 0]), fig.add_subplot(gs[0, 1], projection="3d")
+
+
+def _geometry_axes_2d(fig):
+    return fig.add_subplot(fig.add_gridspec(1, 1, left=0.1, right=0.97, bottom=0.24, top=0.95)[0, 0])
+
+
+def geometry_figure(z=1.0, v1=1.6, v2=0.9, simplex3d=True, figsize=(10.5, 5.4), fig=None) -> Figure:
     r"""Left: the l1 ball of radius z in the plane, shaded by where the projection of each point lands (inside:
     grey; a vertex, one nonzero: orange; an edge, two nonzeros: blue), arrows from sample points to their
     projections and the point (v1, v2) with its projection and theta.  Right (``simplex3d``): the simplex of
-    radius z in R^3 with three points whose projections land in its interior, on an edge and on a vertex."""
+    radius z in R^3 with three points whose projections land in its interior, on an edge and on a vertex.
+    ``fig``: a figure this function returned before, redrawn in place (:func:`l1lab.live.figure_axes`)."""
     for name, val in (("z", z), ("v1", v1), ("v2", v2)):
         _check_range(name, val, GEOMETRY_LIMITS)
-    fig = Figure(figsize=figsize if simplex3d else (5.6, 5.6), layout="constrained")
     if simplex3d:
-        ax0 = fig.add_subplot(1, 2, 1)
-        ax1 = fig.add_subplot(1, 2, 2, projection="3d")
+        fig, (ax0, ax1) = figure_axes(fig, figsize, _geometry_axes, layout="none")
         _draw_simplex_3d(ax1, z)
+        # forget the projection of the last draw, as on new 3-d axes (anything that measures the tick labels
+        # before the next draw, a layout engine or a tight bounding box, would use the old limits' projection)
+        ax1.M = None
     else:
-        ax0 = fig.add_subplot()
+        fig, ax0 = figure_axes(fig, (5.6, 5.6), _geometry_axes_2d, layout="none")
     _draw_ball_2d(ax0, z, (v1, v2))
     return fig
 
@@ -446,13 +495,17 @@ def tree_figure(n=60, z=4.0, n_updates=8, k=6, seed=8, figsize=(10.5, 5.0)) -> F
 
 
 # ================================================================================================= timing
-def _best_of(fn, reps):
-    best = math.inf
-    for _ in range(reps):
+def _best_of(fn, max_reps=200, budget=None):
+    """(best seconds, last result) of repeated calls of ``fn``: at least one call, then more while less than
+    ``budget`` seconds (default :data:`TIMING_BUDGET`) have been spent, at most ``max_reps`` calls."""
+    budget = TIMING_BUDGET if budget is None else budget
+    best, spent, reps, out = math.inf, 0.0, 0, None
+    while reps < max_reps and (reps == 0 or spent < budget):
         t0 = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t0)
-    return best
+        out = fn()
+        dt = time.perf_counter() - t0
+        best, spent, reps = min(best, dt), spent + dt, reps + 1
+    return best, out
 
 
 def _sizes(max_n):
@@ -460,8 +513,8 @@ def _sizes(max_n):
     return tuple(int(round(10 ** x)) for x in e)
 
 
-def _check_timing(max_n, k, z_frac):
-    _check_choice("max_n", max_n, TIMING_LIMITS["max_n"])
+def _check_timing(max_n, k, z_frac, live=False):
+    _check_choice("max_n", max_n, TIMING_LIVE_MAX_N if live else TIMING_LIMITS["max_n"])
     _check_choice("k", k, TIMING_LIMITS["k"])
     _check_choice("z_frac", z_frac, TIMING_LIMITS["z_frac"])
 
@@ -473,30 +526,31 @@ class ProjectionTiming:
     support: np.ndarray  # nonzeros of the projection at each size
 
 
-@lru_cache(maxsize=8)
-def _projection_timing(max_n, z_frac, seed):
-    rng = np.random.default_rng(seed)
-    sizes = _sizes(max_n)
-    secs = {m: [] for m in METHODS}
-    supp = []
+@lru_cache(maxsize=None)
+def _projection_cell(n, z_frac, seed):
+    """({method: best seconds}, support size) at one n: a N(0, 1) vector of its own stream (seed, n), so that
+    one measurement serves every max_n."""
     for m in METHODS:  # compile / load the kernels outside the timed region
-        project_l1_ball(rng.standard_normal(10), 1.0, method=m)
-    for n in sizes:
-        v = rng.standard_normal(n)
-        z = z_frac * float(np.abs(v).sum())
-        reps = 1 if n > 2_000_000 else int(min(200, max(3, 2e6 // n)))  # (one O(n) call is seconds at 1e7)
-        for m in METHODS:
-            secs[m].append(_best_of(lambda: project_l1_ball(v, z, method=m), reps))
-        supp.append(np.count_nonzero(project_l1_ball(v, z)))
-    return ProjectionTiming(sizes, {m: np.array(s) for m, s in secs.items()}, np.array(supp))
+        project_l1_ball(np.linspace(-1.0, 1.0, 10), 1.0, method=m)
+    v = np.random.default_rng([int(seed), int(n)]).standard_normal(n)
+    z = z_frac * float(np.abs(v).sum())
+    secs, w = {}, None
+    for m in METHODS:
+        secs[m], w = _best_of(partial(project_l1_ball, v, z, method=m))
+    return secs, int(np.count_nonzero(w))
 
 
 def projection_timing_data(max_n=1_000_000, z_frac=0.1, seed=0) -> ProjectionTiming:
     """Seconds per projection of a N(0, 1) vector of length n onto the l1 ball of radius z_frac ||v||_1, for
-    n = 10^3, 10^3.5, ..., max_n and each method (best of up to 200 repetitions).  Cached per session: the
-    numbers are this machine's, measured once."""
+    n = 10^3, 10^3.5, ..., max_n and each method: the best of repeated calls, repeated while they have taken
+    less than :data:`TIMING_BUDGET` seconds (at least once, at most 200 times; one call at n = 10^6 is already
+    longer).  Each n has its own vector (drawn from ``default_rng([seed, n])``) and is measured once per
+    session and cached, so a larger max_n measures only the new sizes: the numbers are this machine's."""
     _check_timing(max_n, TIMING_DEFAULTS["k"], z_frac)
-    return _projection_timing(int(max_n), float(z_frac), int(seed))
+    sizes = _sizes(int(max_n))
+    cells = [_projection_cell(n, float(z_frac), int(seed)) for n in sizes]
+    return ProjectionTiming(sizes, {m: np.array([c[0][m] for c in cells]) for m in METHODS},
+                            np.array([c[1] for c in cells]))
 
 
 @dataclass(frozen=True)
@@ -506,51 +560,75 @@ class TreeTiming:
     tree: np.ndarray    # seconds per SparseL1BallProjector.update
     dense: np.ndarray   # seconds per dense step: w[idx] += g, then project_inplace (O(n))
     nnz: np.ndarray     # nonzeros of w at the end, per size
-    max_diff: float     # max |tree - dense| over the coordinates after the timed steps
+    max_diff: float     # max |tree - dense| over the coordinates, after the steps both timed
 
 
-@lru_cache(maxsize=8)
-def _tree_timing(max_n, k, seed, z, n_warm, n_timed):
-    sizes = _sizes(max_n)
-    tree, dense, nnz = [], [], []
-    max_diff = 0.0
-    for n in sizes:
-        rng = np.random.default_rng(seed)
-        kk = min(k, n)
-        steps = [(rng.choice(n, kk, replace=False), rng.standard_normal(kk)) for _ in range(n_warm + n_timed)]
-        P = SparseL1BallProjector(n, z)
-        P.update(*steps[0])  # compile / load
-        P = SparseL1BallProjector(n, z)
-        for idx, val in steps[:n_warm]:
-            P.update(idx, val)
-        w = P.to_dense()
+@lru_cache(maxsize=None)
+def _tree_cell(n, k, seed, z, n_warm, n_timed):
+    """(tree seconds per step, dense seconds per step, nnz at the end, max |tree - dense|) at one n."""
+    rng = np.random.default_rng(seed)
+    kk = min(k, n)
+    steps = []
+
+    def step(i):  # the i-th step (k random coordinates, N(0, 1) values), drawn in order, outside the timings
+        while len(steps) <= i:
+            steps.append((rng.choice(n, kk, replace=False), rng.standard_normal(kk)))
+        return steps[i]
+
+    P = SparseL1BallProjector(n, z)
+    P.update(*step(0))  # compile / load
+    P = SparseL1BallProjector(n, z)
+    for i in range(n_warm):
+        P.update(*step(i))
+    w = P.to_dense()
+    # the dense step from the same state: add g, re-project all n coordinates (at least 5 steps, then more
+    # while they have taken less than the budget)
+    absw = np.empty(n)
+    project_inplace(w.copy(), z, absw)
+    spent, n_dense = 0.0, 0
+    while n_dense < n_timed and (n_dense < 5 or spent < TIMING_BUDGET):
+        idx, val = step(n_warm + n_dense)
         t0 = time.perf_counter()
-        for idx, val in steps[n_warm:]:
-            P.update(idx, val)
-        tree.append((time.perf_counter() - t0) / n_timed)
-        # the dense step on the same state: fewer repetitions at large n (each is O(n))
-        n_dense = int(min(n_timed, max(5, 3e7 // n)))
-        absw = np.empty(n)
-        project_inplace(w.copy(), z, absw)
+        w[idx] += val
+        project_inplace(w, z, absw)
+        spent += time.perf_counter() - t0
+        n_dense += 1
+    dense = spent / n_dense
+    # the same steps by the tree (and more while within the budget); its iterate is compared with the dense
+    # one after the steps both took
+    spent, n_tree, max_diff = 0.0, 0, math.nan
+    while n_tree < n_timed and (n_tree < max(n_dense, 10) or spent < TIMING_BUDGET):
+        idx, val = step(n_warm + n_tree)
         t0 = time.perf_counter()
-        for idx, val in steps[n_warm:n_warm + n_dense]:
-            w[idx] += val
-            project_inplace(w, z, absw)
-        dense.append((time.perf_counter() - t0) / n_dense)
-        if n_dense == n_timed:
-            max_diff = max(max_diff, float(np.abs(P.to_dense() - w).max()))
-        nnz.append(P.nnz)
-    return TreeTiming(sizes, int(k), np.array(tree), np.array(dense), np.array(nnz), max_diff)
+        P.update(idx, val)
+        spent += time.perf_counter() - t0
+        n_tree += 1
+        if n_tree == n_dense:
+            max_diff = float(np.abs(P.to_dense() - w).max())
+    return spent / n_tree, dense, P.nnz, max_diff
 
 
 def tree_timing_data(max_n=1_000_000, k=100, seed=0, z=30.0, n_warm=50, n_timed=200) -> TreeTiming:
     """Seconds per sparse projected step w <- Proj(w + g), g with k nonzeros (N(0, 1) values at random
-    coordinates), radius z, in dimension n = 10^3, ..., max_n: by :class:`SparseL1BallProjector` (mean over
-    ``n_timed`` steps after ``n_warm`` warm-up steps) and by the dense re-projection that
-    :func:`l1lab.solvers.projected_gradient` does (add g, then :func:`project_inplace`, Condat's threshold; from
-    the same state, fewer steps at large n).  Cached per session."""
+    coordinates), radius z, in dimension n = 10^3, ..., max_n: by :class:`SparseL1BallProjector` and by the
+    dense re-projection that :func:`l1lab.solvers.projected_gradient` does (add g, then :func:`project_inplace`,
+    Condat's threshold), both from the state after ``n_warm`` warm-up steps.  Each is the mean over the next
+    steps, as many as take :data:`TIMING_BUDGET` seconds (the dense one at least 5, the tree at least as many
+    as the dense one and 10, both at most ``n_timed``); ``max_diff`` compares the two iterates after the steps
+    both took.  Each n is measured once per session and cached."""
     _check_timing(max_n, k, TIMING_DEFAULTS["z_frac"])
-    return _tree_timing(int(max_n), int(k), int(seed), float(z), int(n_warm), int(n_timed))
+    sizes = _sizes(int(max_n))
+    cells = [_tree_cell(n, int(k), int(seed), float(z), int(n_warm), int(n_timed)) for n in sizes]
+    return TreeTiming(sizes, int(k), np.array([c[0] for c in cells]), np.array([c[1] for c in cells]),
+                      np.array([c[2] for c in cells]), max(c[3] for c in cells))
+
+
+#: the margins of a 10.5 x 4.2 inch figure of two log-log panels with titles and axis labels
+TWO_PANEL_MARGINS = dict(left=0.068, right=0.99, bottom=0.12, top=0.935, wspace=0.2)
+#: the same for the EG figure (a suptitle above the two panels)
+EG_MARGINS = dict(left=0.085, right=0.99, bottom=0.12, top=0.9, wspace=0.22)
+#: the same for one panel of 6 x 4.4 inches
+ONE_PANEL_MARGINS = dict(left=0.12, right=0.98, bottom=0.115, top=0.935)
 
 
 def _loglog_guide(ax, x, y_anchor, slope, label, color="0.5"):
@@ -558,14 +636,16 @@ def _loglog_guide(ax, x, y_anchor, slope, label, color="0.5"):
     ax.plot(x, y_anchor * (x / x[0]) ** slope, color=color, ls=":", lw=1.2, label=label)
 
 
-def timing_figure(max_n=1_000_000, k=100, z_frac=0.1, seed=0, figsize=(10.5, 4.2)) -> Figure:
+def timing_figure(max_n=1_000_000, k=100, z_frac=0.1, seed=0, figsize=(10.5, 4.2), fig=None) -> Figure:
     """Left: seconds per projection onto the l1 ball against n for sort (Fig. 1), pivot (Fig. 2) and Condat,
     log-log, with a slope-1 guide.  Right: seconds per sparse step (k nonzeros) against n, the tree
-    (O(k log n)) against dense re-projection (O(n)).  Wall-clock times of this machine."""
+    (O(k log n)) against dense re-projection (O(n)).  Wall-clock times of this machine, measured once per
+    session (:func:`projection_timing_data`, :func:`tree_timing_data`).  ``fig``: a figure this function
+    returned before, redrawn in place (:func:`l1lab.live.figure_axes`)."""
     pt = projection_timing_data(max_n, z_frac, seed)
     tt = tree_timing_data(max_n, k, seed)
-    fig = Figure(figsize=figsize, layout="constrained")
-    ax0, ax1 = fig.subplots(1, 2)
+    # a fixed layout (the margins the constrained layout finds for these labels): no layout pass per redraw
+    fig, (ax0, ax1) = figure_axes(fig, figsize, layout="none", nrows=1, ncols=2, gridspec_kw=TWO_PANEL_MARGINS)
     for m in METHODS:
         ax0.plot(pt.sizes, pt.seconds[m], "o-", color=METHOD_COLORS[m], lw=2, ms=4,
                  label={"sort": "sort (Fig. 1)", "pivot": "pivot (Fig. 2)", "condat": "Condat (2016)"}[m])
@@ -588,15 +668,21 @@ def timing_figure(max_n=1_000_000, k=100, z_frac=0.1, seed=0, figsize=(10.5, 4.2
 
 
 def timing_demo(**defaults):
-    """Live timing demo: the largest n (up to 10^7), k and the radius fraction, redrawing :func:`timing_figure`.
-    At max_n = 10^7 a redraw takes several seconds (it measures)."""
+    """Live timing demo: the largest n (up to 10^6: :data:`TIMING_LIVE_MAX_N`), k and the radius fraction,
+    redrawing :func:`timing_figure`.  Every setting it offers is measured when it is built (a few seconds:
+    :data:`TIMING_BUDGET` per measurement), so a move redraws measurements and does not wait for new ones."""
     import ipywidgets as widgets
 
     v = dict(TIMING_DEFAULTS, **defaults)
-    _check_timing(v["max_n"], v["k"], v["z_frac"])
+    _check_timing(v["max_n"], v["k"], v["z_frac"], live=True)
     lim = TIMING_LIMITS
+    top = max(TIMING_LIVE_MAX_N)
+    for z_frac in lim["z_frac"]:
+        projection_timing_data(top, z_frac, v["seed"])
+    for k in lim["k"]:
+        tree_timing_data(top, k, v["seed"])
     controls = dict(
-        max_n=widgets.Dropdown(options=list(lim["max_n"]), value=v["max_n"], description="max n"),
+        max_n=widgets.Dropdown(options=list(TIMING_LIVE_MAX_N), value=v["max_n"], description="max n"),
         k=widgets.Dropdown(options=list(lim["k"]), value=v["k"], description="k"),
         z_frac=widgets.Dropdown(options=list(lim["z_frac"]), value=v["z_frac"], description="z/‖v‖₁"),
     )
@@ -797,14 +883,19 @@ def _draw_synthetic(ax, data: SyntheticData, ylim=None, legend=True):
 
 
 def synthetic_figure(n=800, lam_frac=0.1, passes=100, step_mult=1.0, seed=0, losses=LOSSES,
-                     figsize=(10.5, 4.4)) -> Figure:
-    """Figs. 4-5 side by side: f(w) - f(w*) (log) against approximate flops for each loss in ``losses``."""
+                     figsize=(10.5, 4.4), fig=None) -> Figure:
+    """Figs. 4-5 side by side: f(w) - f(w*) (log) against approximate flops for each loss in ``losses``.
+    ``fig``: a figure this function returned before, redrawn in place (:func:`l1lab.live.figure_axes`)."""
+    losses = tuple(losses)
     for loss in losses:
         _check_choice("loss", loss, LOSSES)
-    fig = Figure(figsize=figsize if len(losses) > 1 else (6.0, 4.4), layout="constrained")
-    axes = np.atleast_1d(fig.subplots(1, len(losses)))
-    for ax, loss in zip(axes, losses):
-        _draw_synthetic(ax, synthetic_data(n, loss, lam_frac, passes, step_mult, seed))
+    datas = [synthetic_data(n, loss, lam_frac, passes, step_mult, seed) for loss in losses]
+    # a fixed layout (the margins the constrained layout finds for these labels): no layout pass per redraw
+    two = len(losses) > 1
+    fig, axes = figure_axes(fig, figsize if two else (6.0, 4.4), layout="none", nrows=1, ncols=len(losses),
+                            squeeze=False, gridspec_kw=TWO_PANEL_MARGINS if two else ONE_PANEL_MARGINS)
+    for ax, data in zip(axes[0], datas):
+        _draw_synthetic(ax, data)
     return fig
 
 
@@ -830,15 +921,26 @@ def step_size_sweep(mults=(0.1, 0.3, 1.0, 3.0, 10.0), loss="squared", n=800, lam
                             name=f"step_size_{loss}")
 
 
+def _synthetic_live(loss, n, lam_frac, passes, step_mult, seed=0, fig=None):
+    """:func:`synthetic_figure` for one loss, or both side by side (``loss="both"``)."""
+    _check_choice("loss", loss, SYNTHETIC_LIVE_LOSSES)
+    return synthetic_figure(n, lam_frac, passes, step_mult, seed, LOSSES if loss == "both" else (loss,), fig=fig)
+
+
 def synthetic_demo(**defaults):
-    """Live demo of Figs. 4-5: n <= 800 (4000 only on the static page), the lambda fraction that sets z, the budget and the step
-    multiplier, redrawing :func:`synthetic_figure`."""
+    """Live demo of Figs. 4-5: the loss (one, or both side by side as on the page), n <= 800 (4000 only on the
+    static page), the lambda fraction that sets z, the budget and the step multiplier, redrawing
+    :func:`synthetic_figure`.  It starts with one loss at n = 200 (:data:`SYNTHETIC_DEFAULTS`), where a move
+    answers in a fraction of a second; at n = 800 a move computes for a second or more."""
     import ipywidgets as widgets
 
     v = dict(SYNTHETIC_DEFAULTS, **defaults)
+    _check_choice("loss", v["loss"], SYNTHETIC_LIVE_LOSSES)
     _check_synthetic(v["n"], v["lam_frac"], v["passes"], v["step_mult"], widget=True)
     lim = SYNTHETIC_LIMITS
     controls = dict(
+        loss=widgets.Dropdown(options=[("squared", "squared"), ("logistic", "logistic"), ("both", "both")],
+                              value=v["loss"], description="loss"),
         n=widgets.Dropdown(options=list(lim["n"]), value=v["n"], description="n = m"),
         lam_frac=_log_slider(widgets, v["lam_frac"], *lim["lam_frac"], "λ/λmax", step=0.1, readout_format=".2f"),
         passes=widgets.IntSlider(value=v["passes"], min=lim["passes"][0], max=lim["passes"][1], step=10,
@@ -846,7 +948,8 @@ def synthetic_demo(**defaults):
         step_mult=_log_slider(widgets, v["step_mult"], *lim["step_mult"], "η₀ ×", step=0.25, readout_format=".2g"),
     )
 
-    return wire(controls, partial(synthetic_figure, seed=v["seed"]), [["n", "lam_frac"], ["passes", "step_mult"]])
+    return wire(controls, partial(_synthetic_live, seed=v["seed"]),
+                [["loss", "n", "lam_frac"], ["passes", "step_mult"]])
 
 
 # ============================================================================== EG vs projected gradient
@@ -877,22 +980,91 @@ class EgVsPgData:
     best: dict      # name -> (eta0, schedule)
 
 
+EG_CHECKPOINTS = 40  # checkpoints of each run (log-spaced over its T steps)
+
+
+def _eg_max_epochs(m, d):
+    """The most epochs the work cap allows for (m, d): the runs of every epochs setting are cut from these."""
+    return int(min(EG_LIMITS["epochs"][1], EG_LIMITS["work"] * 1.0001 // (m * d)))
+
+
+def _union_checkpoints(m, max_epochs):
+    """Every checkpoint of a run of e * m steps, e = 1, ..., max_epochs (log_checkpoints(e * m, 40) each)."""
+    return np.unique(np.concatenate([log_checkpoints(e * m, EG_CHECKPOINTS) for e in range(1, max_epochs + 1)]))
+
+
+def _pg_union_run(prob, z, eta0, seed, cps, ends):
+    """:func:`l1lab.solvers.projected_gradient` (stochastic, eta0/sqrt(t), dense projection) to cps[-1] steps,
+    with a trace row at every checkpoint in ``cps`` and the iterate kept at the step counts in ``ends``: the
+    same example stream (drawn chunk by chunk between checkpoints, as the solver does), the same kernel and the
+    same bookkeeping, so the rows at log_checkpoints(T) and the iterate at T are those of a run of T steps.
+    Returns (trace, {end: w})."""
+    rng = np.random.default_rng(seed)
+    indptr, indices, data = prob.csr_arrays()
+    row_nnz = prob.row_nnz
+    w, margins, absw = np.zeros(prob.d), np.empty(1), np.empty(prob.d)
+    rec = TraceRecorder()
+    rec.record(0, 0, prob.objective(w), 0, 0.0, 0.0)
+    acc = flops = seconds = 0.0
+    ws = {}
+    for a, c in zip(cps[:-1], cps[1:]):
+        idx = rng.integers(0, prob.m, size=c - a, dtype=np.int64)
+        t0 = time.perf_counter()
+        psg_chunk(prob.loss.code, indptr, indices, data, prob.y, w, idx, 1, eta0, True, int(a), z, margins, absw)
+        seconds += time.perf_counter() - t0
+        nz = float(row_nnz[idx].sum())
+        acc += nz
+        flops += 4.0 * nz + PROJECTION_FLOPS_PER_ENTRY * prob.d * (c - a)
+        rec.record(c, acc, prob.objective(w), np.count_nonzero(w), seconds, flops)
+        if int(c) in ends:
+            ws[int(c)] = w.copy()
+    return rec.finish(), ws
+
+
+def _cut(trace, ws, T, info):
+    """The Result of a run of T steps, from a run recorded at a superset of its checkpoints."""
+    rows = np.isin(trace.iteration, log_checkpoints(T, EG_CHECKPOINTS))
+    cut = Trace(**{f: getattr(trace, f)[rows] for f in ("iteration", "data_accesses", "objective", "nnz",
+                                                        "seconds", "flops")})
+    return Result(w=ws[T], trace=cut, info=dict(info, n_iter=T))
+
+
 @lru_cache(maxsize=8)
 @threadpool_limits.wrap(limits=1, user_api="blas")
+def _pg_runs(m, d, density, lam_frac, seed):
+    """Projected gradient for every eta0 of the grid, to the most epochs the work cap allows, recorded at the
+    checkpoints of every shorter number of epochs: the runs of one epochs setting are cut from these (each
+    step re-projects all d coordinates: these are the expensive runs)."""
+    ref = _eg_reference(m, d, density, lam_frac, seed)
+    max_epochs = _eg_max_epochs(m, d)
+    cps = _union_checkpoints(m, max_epochs)
+    ends = {e * m for e in range(1, max_epochs + 1)}
+    return {eta: _pg_union_run(ref.constrained, ref.z, eta, seed, cps, ends) for eta in PG_ETA_GRID}
+
+
+@lru_cache(maxsize=32)
+@threadpool_limits.wrap(limits=1, user_api="blas")
+def _eg_runs(m, d, density, lam_frac, epochs, seed):
+    """Stochastic EG+- for every (eta0, schedule) of the grid, T = epochs * m steps (O(nnz(x_i)) each: cheap)."""
+    ref = _eg_reference(m, d, density, lam_frac, seed)
+    return {(eta, "1/√t" if decay else "constant"):
+            exponentiated_gradient(ref.constrained, epochs * m, ref.z, eta0=eta, method="stochastic", decay=decay,
+                                   dummy=True, seed=seed, n_checkpoints=EG_CHECKPOINTS)
+            for eta in EG_ETA_GRID for decay in (False, True)}
+
+
+@lru_cache(maxsize=64)
 def _eg_vs_pg(m, d, density, lam_frac, epochs, seed):
     ref = _eg_reference(m, d, density, lam_frac, seed)
-    prob = ref.constrained
     T = int(epochs * m)
-    grid, runs = [], {}
-    for eta in PG_ETA_GRID:
-        r = projected_gradient(prob, T, ref.z, eta0=eta, method="stochastic", seed=seed, n_checkpoints=40)
-        runs[("projected gradient", eta, "1/√t")] = r
-    for eta in EG_ETA_GRID:
-        for decay in (False, True):
-            r = exponentiated_gradient(prob, T, ref.z, eta0=eta, method="stochastic", decay=decay, dummy=True,
-                                       seed=seed, n_checkpoints=40)
-            runs[("EG±", eta, "1/√t" if decay else "constant")] = r
-    best, results = {}, {}
+    runs = {}
+    for eta, (trace, ws) in _pg_runs(m, d, density, lam_frac, seed).items():
+        info = {"method": "projected_gradient/stochastic", "z": ref.z, "eta0": eta, "seed": seed,
+                "schedule": "sqrt", "projection": "dense"}
+        runs[("projected gradient", eta, "1/√t")] = _cut(trace, ws, T, info)
+    for (eta, sched), r in _eg_runs(m, d, density, lam_frac, epochs, seed).items():
+        runs[("EG±", eta, sched)] = r
+    grid, best, results = [], {}, {}
     for (name, eta, sched), r in runs.items():
         gap = float(r.trace.objective[-1] - ref.f_star)
         grid.append((name, eta, sched, gap, int(r.trace.nnz[-1]), float(r.trace.seconds[-1])))
@@ -919,19 +1091,26 @@ def eg_vs_pg_data(m=1000, d=5000, density=0.01, lam_frac=0.4, epochs=10, seed=0)
     r"""Stochastic projected gradient (eta0/sqrt(t), eta0 in PG_ETA_GRID) against stochastic EG+- (one example
     per step, O(nnz(x_i)); eta0 in EG_ETA_GRID, constant or eta0/sqrt(t), with the dummy coordinate so that its
     domain is the ball ||w||_1 <= z) on :func:`sparse_text_like_problem`, logistic loss, z = ||w_lam||_1 for
-    lam = lam_frac * lambda_max, ``epochs`` passes over the examples.  Each method keeps the step size with the
-    smallest final objective (as the paper did for EG).  Cached."""
+    lam = lam_frac * lambda_max, ``epochs`` passes over the examples (T = epochs * m steps, 40 log-spaced
+    checkpoints).  Each method keeps the step size with the smallest final objective (as the paper did for EG).
+
+    Cached: the runs are made once per problem, to the most epochs the work cap allows, and recorded at the
+    checkpoints of every number of epochs up to it, so another ``epochs`` is a lookup; the traces and iterates
+    are those of :func:`l1lab.solvers.projected_gradient` and :func:`l1lab.solvers.exponentiated_gradient`
+    run for T steps (the same examples and kernels; ``tests/test_widgets_projections.py`` checks it), except
+    the wall-clock ``seconds`` (of the kernel, timed between more checkpoints)."""
     _check_eg(m, d, density, lam_frac, epochs)
     return _eg_vs_pg(int(m), int(d), float(density), float(lam_frac), int(epochs), int(seed))
 
 
-def eg_vs_pg_figure(m=1000, d=5000, density=0.01, lam_frac=0.4, epochs=10, seed=0, figsize=(10.5, 4.2)) -> Figure:
+def eg_vs_pg_figure(m=1000, d=5000, density=0.01, lam_frac=0.4, epochs=10, seed=0, figsize=(10.5, 4.2),
+                    fig=None) -> Figure:
     """C(w) - C* (log-log) and ||w||_0 against data accesses for the tuned stochastic EG+- and stochastic
-    projected gradient of :func:`eg_vs_pg_data`, with ||w*||_0 and d marked."""
+    projected gradient of :func:`eg_vs_pg_data`, with ||w*||_0 and d marked.  ``fig``: a figure this function
+    returned before, redrawn in place (:func:`l1lab.live.figure_axes`)."""
     data = eg_vs_pg_data(m, d, density, lam_frac, epochs, seed)
     ref = data.ref
-    fig = Figure(figsize=figsize, layout="constrained")
-    axes = fig.subplots(1, 2)
+    fig, axes = figure_axes(fig, figsize, layout="none", nrows=1, ncols=2, gridspec_kw=EG_MARGINS)
     named = {f"{k} (η₀ = {data.best[k][0]:g}, {data.best[k][1]})": r for k, r in data.results.items()}
     colors = {f"{k} (η₀ = {data.best[k][0]:g}, {data.best[k][1]})": EG_COLORS[k] for k in data.results}
     plot_objective_and_nnz(axes, named, ref.f_star, colors=colors)
@@ -947,11 +1126,25 @@ def eg_vs_pg_figure(m=1000, d=5000, density=0.01, lam_frac=0.4, epochs=10, seed=
     return fig
 
 
+def _eg_vs_pg_live(m, d, density, lam_frac, epochs, seed=0, fig=None):
+    """:func:`eg_vs_pg_figure`, or the reason why not (a setting above the work cap) as a message."""
+    try:
+        _check_eg(m, d, density, lam_frac, epochs)
+    except ValueError as err:
+        import html
+
+        from IPython.display import HTML
+
+        return HTML(f"<pre>{html.escape(str(err))}</pre>")
+    return eg_vs_pg_figure(m, d, density, lam_frac, epochs, seed, fig=fig)
+
+
 def eg_vs_pg_demo(**defaults):
     """Live demo: m, d, density, the lambda fraction that sets z and the epochs, redrawing
-    :func:`eg_vs_pg_figure` (epochs * m * d is capped so that every setting answers in seconds)."""
+    :func:`eg_vs_pg_figure` (epochs * m * d is capped so that every setting answers in seconds; a setting
+    above the cap shows why instead of a figure).  Its defaults (:data:`EG_DEFAULTS`) are smaller than the
+    chapter's figure (m = 1000, d = 5000), so that a move answers in a fraction of a second."""
     import ipywidgets as widgets
-    from IPython.display import display
 
     v = dict(EG_DEFAULTS, **defaults)
     _check_eg(v["m"], v["d"], v["density"], v["lam_frac"], v["epochs"])
@@ -968,19 +1161,8 @@ def eg_vs_pg_demo(**defaults):
                                  description="epochs", continuous_update=False),
     )
 
-    def show(**kw):
-        try:
-            _check_eg(kw["m"], kw["d"], kw["density"], kw["lam_frac"], kw["epochs"])
-        except ValueError as e:
-            print(e)
-            return
-        display(eg_vs_pg_figure(seed=v["seed"], **kw))
-
-    out = widgets.interactive_output(show, controls)
-    box = widgets.VBox([widgets.HBox([controls["m"], controls["d"], controls["density"]]),
-                        widgets.HBox([controls["lam_frac"], controls["epochs"]]), out])
-    box.controls = controls
-    return box
+    return wire(controls, partial(_eg_vs_pg_live, seed=v["seed"]),
+                [["m", "d", "density"], ["lam_frac", "epochs"]])
 
 
 # ================================================================= the tree inside projected gradient

@@ -12,10 +12,25 @@ import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
+from l1lab import live  # noqa: E402
 from l1lab import sparse_projection as sp_mod  # noqa: E402
 from l1lab import widgets_projections as W  # noqa: E402
 from l1lab.projections import l1_ball_threshold, project_l1_ball  # noqa: E402
-from l1lab.solvers import projected_gradient  # noqa: E402
+from l1lab.solvers import exponentiated_gradient, projected_gradient  # noqa: E402
+
+
+def _redraws_in_place(fn, first, second):
+    """fn(**first), then fn(**second) redrawn in place, then fn(**first) again: each frame is the PNG of a fresh
+    figure for the same arguments, and the figure is the same object throughout."""
+    lf = live.LiveFigure(fn)
+    assert lf.in_place
+    p1 = lf.render(**first)
+    fig = lf.fig
+    assert p1 == live.png_bytes(fn(**first))
+    p2 = lf.render(**second)
+    assert p2 == live.png_bytes(fn(**second))
+    assert lf.render(**first) == p1
+    return fig
 
 
 # ------------------------------------------------------------------------------------------- lemma checks
@@ -50,6 +65,36 @@ def test_ball_regions_match_projection():
 def test_geometry_figure(kw):
     fig = W.geometry_figure(**kw)
     assert isinstance(fig, Figure) and len(fig.axes) == 2
+
+
+def test_ball_region_polygons_are_the_regions():
+    from matplotlib.path import Path
+
+    rng = np.random.default_rng(1)
+    for z in (0.25, 0.6, 1.0, 2.0):
+        V = rng.uniform(-2.6, 2.6, size=(4000, 2))
+        polys = W.ball_region_polygons(z)
+        inside = Path(polys[0][0]).contains_points(V)
+        band = np.any([Path(p).contains_points(V) for p in polys[2]], axis=0)
+        assert not np.any(inside & band)
+        np.testing.assert_array_equal(np.where(inside, 0, np.where(band, 2, 1)), W.ball_regions_2d(V[:, 0], V[:, 1], z))
+
+
+@pytest.mark.parametrize("first,second", [(dict(z=1.0), dict(z=1.05, v1=-2.0)),
+                                          (dict(z=0.25, v1=-2.5, v2=2.5), dict(z=2.0, v1=0.0, v2=0.0))])
+def test_geometry_redraws_in_place(first, second):
+    # the 3-d panel too: the same view and limits as a fresh figure (its projection of the last draw is dropped,
+    # so nothing measures the new tick labels with the old limits)
+    fig = _redraws_in_place(W.geometry_figure, first, second)
+    W.geometry_figure(fig=fig, **second)
+    fresh = W.geometry_figure(**second)
+    for ax, ax_fresh in zip(fig.axes, fresh.axes):
+        assert ax.get_position().bounds == ax_fresh.get_position().bounds
+        assert ax.get_xlim() == ax_fresh.get_xlim() and ax.get_ylim() == ax_fresh.get_ylim()
+    ax3, ax3_fresh = fig.axes[1], fresh.axes[1]
+    assert ax3.get_zlim() == ax3_fresh.get_zlim()
+    assert (ax3.elev, ax3.azim) == (ax3_fresh.elev, ax3_fresh.azim) == (22, 30)
+    assert ax3.M is None
 
 
 def test_geometry_errors_sweep_and_widget():
@@ -124,6 +169,32 @@ def test_timing_small_and_widget():
     assert set(box.controls) == {"max_n", "k", "z_frac"}
 
 
+def test_timing_cells_are_shared_by_every_max_n():
+    # a measurement per size: the sizes of a smaller max_n are the same numbers (measured once, cached)
+    small, large = W.projection_timing_data(max_n=10_000), W.projection_timing_data(max_n=100_000)
+    assert large.sizes[:3] == small.sizes
+    for m in small.seconds:
+        np.testing.assert_array_equal(large.seconds[m][:3], small.seconds[m])
+    np.testing.assert_array_equal(large.support[:3], small.support)
+    t_small, t_large = W.tree_timing_data(max_n=10_000, k=10), W.tree_timing_data(max_n=100_000, k=10)
+    np.testing.assert_array_equal(t_large.tree[:3], t_small.tree)
+    np.testing.assert_array_equal(t_large.dense[:3], t_small.dense)
+    assert t_large.max_diff < 1e-9
+
+
+def test_best_of_budget():
+    calls = []
+    best, out = W._best_of(lambda: calls.append(1) or len(calls), max_reps=7, budget=10.0)
+    assert len(calls) == 7 and out == 7 and best >= 0
+    calls.clear()
+    W._best_of(lambda: calls.append(1), max_reps=200, budget=0.0)
+    assert len(calls) == 1  # at least one call, then only while within the budget
+
+
+def test_timing_redraws_in_place():
+    _redraws_in_place(W.timing_figure, dict(max_n=10_000, k=10), dict(max_n=10_000, k=100, z_frac=0.5))
+
+
 def test_timing_errors():
     with pytest.raises(ValueError, match="max_n"):
         W.projection_timing_data(max_n=123)
@@ -131,6 +202,8 @@ def test_timing_errors():
         W.tree_timing_data(max_n=10_000, k=7)
     with pytest.raises(ValueError, match="z_frac"):
         W.timing_figure(z_frac=0.2)
+    with pytest.raises(ValueError, match="max_n"):  # 10^7 is for the functions, not the live demo
+        W.timing_demo(max_n=10_000_000)
 
 
 @pytest.mark.slow
@@ -201,8 +274,20 @@ def test_synthetic_errors_sweep_and_widget():
     html = W.step_size_sweep(mults=(1.0, 3.0), loss="squared", n=200, passes=20, dpi=40)
     assert "<script" in html
     box = W.synthetic_demo(n=200, passes=20)
-    assert set(box.controls) == {"n", "lam_frac", "passes", "step_mult"}
+    assert set(box.controls) == {"loss", "n", "lam_frac", "passes", "step_mult"}
     assert isinstance(box.controls["step_mult"], ipywidgets.FloatLogSlider)
+    assert box.controls["loss"].value == "squared" and box.controls["n"].value == 200
+    with pytest.raises(ValueError, match="loss"):
+        W.synthetic_demo(loss="hinge")
+
+
+def test_synthetic_live_losses_and_redraw_in_place():
+    kw = dict(n=200, lam_frac=0.1, passes=20, step_mult=1.0)
+    assert len(W._synthetic_live("both", **kw).axes) == 2
+    assert len(W._synthetic_live("logistic", **kw).axes) == 1
+    _redraws_in_place(W._synthetic_live, dict(loss="squared", **kw), dict(loss="squared", **dict(kw, passes=30)))
+    # one loss, then both (another figure shape: rebuilt), then back
+    _redraws_in_place(W._synthetic_live, dict(loss="logistic", **kw), dict(loss="both", **kw))
 
 
 # ------------------------------------------------------------------------------------------- EG vs PG
@@ -236,3 +321,55 @@ def test_eg_vs_pg_largest_and_errors():
     assert set(box.controls) == {"m", "d", "density", "lam_frac", "epochs"}
     with pytest.raises(ValueError, match="range"):
         W.eg_vs_pg_demo(lam_frac=0.9)
+
+
+@pytest.mark.parametrize("epochs", [1, 4, 10])
+def test_eg_vs_pg_runs_cut_from_the_longest_are_fresh_runs(epochs):
+    # the projected-gradient runs are made once to the most epochs the cap allows and cut: every run of the
+    # grid has the trace and iterate of the solver run for epochs * m steps (except the wall-clock seconds)
+    m, d = 200, 1000
+    data = W.eg_vs_pg_data(m=m, d=d, epochs=epochs)
+    ref, T = data.ref, epochs * m
+    assert data.T == T
+    fields = ("iteration", "data_accesses", "objective", "nnz", "flops")
+    pg = W._pg_runs(m, d, 0.01, 0.4, 0)
+    for eta, (trace, ws) in pg.items():
+        cut = W._cut(trace, ws, T, {})
+        fresh = projected_gradient(ref.constrained, T, ref.z, eta0=eta, method="stochastic", seed=0,
+                                   n_checkpoints=W.EG_CHECKPOINTS)
+        for f in fields:
+            np.testing.assert_array_equal(getattr(cut.trace, f), getattr(fresh.trace, f), err_msg=f)
+        np.testing.assert_array_equal(cut.w, fresh.w)
+    for name, res in data.results.items():
+        eta, sched = data.best[name]
+        if name == "projected gradient":
+            fresh = projected_gradient(ref.constrained, T, ref.z, eta0=eta, method="stochastic", seed=0,
+                                       n_checkpoints=W.EG_CHECKPOINTS)
+        else:
+            fresh = exponentiated_gradient(ref.constrained, T, ref.z, eta0=eta, method="stochastic",
+                                           decay=sched == "1/√t", dummy=True, seed=0, n_checkpoints=W.EG_CHECKPOINTS)
+        for f in fields:
+            np.testing.assert_array_equal(getattr(res.trace, f), getattr(fresh.trace, f), err_msg=f)
+        np.testing.assert_array_equal(res.w, fresh.w)
+        gaps = [g for n_, e, s, g, *_ in data.grid if n_ == name]
+        assert float(res.trace.objective[-1] - ref.f_star) == min(gaps)
+
+
+def test_eg_vs_pg_longest_runs_respect_the_cap():
+    assert W._eg_max_epochs(200, 1000) == 10
+    assert W._eg_max_epochs(1000, 10_000) == 5
+    assert W._eg_max_epochs(2000, 10_000) == 2
+    cps = W._union_checkpoints(300, 4)
+    for e in range(1, 5):
+        assert set(W.log_checkpoints(e * 300, W.EG_CHECKPOINTS)) <= set(cps.tolist())
+    assert cps[-1] == 1200
+
+
+def test_eg_vs_pg_redraws_in_place_and_says_why_not():
+    kw = dict(m=200, d=1000, density=0.01, lam_frac=0.4)
+    _redraws_in_place(W._eg_vs_pg_live, dict(kw, epochs=10), dict(kw, epochs=3))
+    msg = W._eg_vs_pg_live(m=2000, d=10_000, density=0.01, lam_frac=0.4, epochs=3)
+    assert not isinstance(msg, Figure) and "epochs * m * d" in msg.data
+    box = W.eg_vs_pg_demo()
+    assert {k: c.value for k, c in box.controls.items()} == dict(m=200, d=1000, density=0.01, lam_frac=0.4,
+                                                                 epochs=10)
