@@ -76,9 +76,9 @@ N_CHECKPOINTS = 80
 FIGURE1_DEFAULTS = dict(d=2_000, T=10_000, n_trials=5)
 FIGURE1_LIMITS = dict(d=(100, 200, 500, 1_000, 2_000), T=(2_000, 5_000, 10_000), n_trials=(1, 5, 1))
 #: Figure 1(b) adds RADAR-CONST's number of epochs (None: ceil(log T)) and its factor on lambda_i; every move of
-#: these two runs RADAR-CONST again, so its live settings are smaller than Figure 1(a)'s (d = 500 of at most
+#: these two runs RADAR-CONST again, so its live settings are smaller than Figure 1(a)'s (d = 200 of at most
 #: 1000, 3 trials of at most 3)
-FIGURE1B_DEFAULTS = dict(d=500, T=10_000, n_trials=3, const_epochs=None, const_lam=CONST_LAM)
+FIGURE1B_DEFAULTS = dict(d=200, T=10_000, n_trials=3, const_epochs=None, const_lam=CONST_LAM)
 FIGURE1B_LIMITS = dict(FIGURE1_LIMITS, d=(100, 200, 500, 1_000), n_trials=(1, 3, 1), const_epochs=(2, 40, 1),
                        const_lam=(0.05, 1.0))
 
@@ -620,10 +620,10 @@ def figure1a_demo(**defaults):
 
 def figure1b_demo(**defaults):
     """Live Figure 1(b): d, T, the number of trials, RADAR-CONST's number of epochs and its factor on lambda_i
-    of (12) (:data:`FIGURE1B_DEFAULTS`, :data:`FIGURE1B_LIMITS`: d = 500, 3 trials), redrawing
+    of (12) (:data:`FIGURE1B_DEFAULTS`, :data:`FIGURE1B_LIMITS`: d = 200, 3 trials), redrawing
     :func:`figure1b_figure` in place.  A move of RADAR-CONST's two sliders, or of T, runs RADAR-CONST's trials
-    again (about 0.1 s at the defaults); RADAR and EDA are run for every horizon of the T slider with each new
-    d."""
+    again (about 0.06 s at the defaults, 0.12 s at d = 500); RADAR and EDA are run for every horizon of the T
+    slider with each new d."""
     v, controls, widgets = _figure1_controls(FIGURE1B_DEFAULTS, FIGURE1B_LIMITS, defaults)
     lim = FIGURE1B_LIMITS
     K = default_const_epochs(v["T"]) if v["const_epochs"] is None else v["const_epochs"]
