@@ -100,9 +100,9 @@ MINIBATCH = 10
 
 #: EG against projected gradient on sparse data: examples m, features d, density of X, lambda fraction for the
 #: radius, budget in epochs (passes over the examples); step sizes tuned on the grids below.  The live demo
-#: starts at the smallest m and d (a move answers in a fraction of a second; the chapter's figure has
-#: m = 1000, d = 5000, about 2 s)
-EG_DEFAULTS = dict(m=200, d=1000, density=0.01, lam_frac=0.4, epochs=10, seed=0)
+#: starts at the smallest m and d and 5 epochs (a move answers in a fraction of a second; the chapter's figure
+#: has m = 1000, d = 5000 and 10 epochs, about 2 s)
+EG_DEFAULTS = dict(m=200, d=1000, density=0.01, lam_frac=0.4, epochs=5, seed=0)
 EG_LIMITS = dict(m=(200, 2000), d=(1000, 10000), density=(0.005, 0.01, 0.02), lam_frac=(0.2, 0.8),
                  epochs=(1, 10), work=5e7)
 PG_ETA_GRID = (0.1, 0.3, 1.0)
@@ -993,53 +993,63 @@ def _union_checkpoints(m, max_epochs):
     return np.unique(np.concatenate([log_checkpoints(e * m, EG_CHECKPOINTS) for e in range(1, max_epochs + 1)]))
 
 
-def _pg_union_run(prob, z, eta0, seed, cps, ends):
-    """:func:`l1lab.solvers.projected_gradient` (stochastic, eta0/sqrt(t), dense projection) to cps[-1] steps,
-    with a trace row at every checkpoint in ``cps`` and the iterate kept at the step counts in ``ends``: the
-    same example stream (drawn chunk by chunk between checkpoints, as the solver does), the same kernel and the
-    same bookkeeping, so the rows at log_checkpoints(T) and the iterate at T are those of a run of T steps.
-    Returns (trace, {end: w})."""
-    rng = np.random.default_rng(seed)
-    indptr, indices, data = prob.csr_arrays()
-    row_nnz = prob.row_nnz
-    w, margins, absw = np.zeros(prob.d), np.empty(1), np.empty(prob.d)
-    rec = TraceRecorder()
-    rec.record(0, 0, prob.objective(w), 0, 0.0, 0.0)
-    acc = flops = seconds = 0.0
-    ws = {}
-    for a, c in zip(cps[:-1], cps[1:]):
-        idx = rng.integers(0, prob.m, size=c - a, dtype=np.int64)
-        t0 = time.perf_counter()
-        psg_chunk(prob.loss.code, indptr, indices, data, prob.y, w, idx, 1, eta0, True, int(a), z, margins, absw)
-        seconds += time.perf_counter() - t0
-        nz = float(row_nnz[idx].sum())
-        acc += nz
-        flops += 4.0 * nz + PROJECTION_FLOPS_PER_ENTRY * prob.d * (c - a)
-        rec.record(c, acc, prob.objective(w), np.count_nonzero(w), seconds, flops)
-        if int(c) in ends:
-            ws[int(c)] = w.copy()
-    return rec.finish(), ws
+class _PgRun:
+    """:func:`l1lab.solvers.projected_gradient` (stochastic, eta0/sqrt(t), dense projection) advanced on demand,
+    with a trace row at every checkpoint of ``cps`` (the checkpoints of all the run lengths it serves) and the
+    iterate kept at every multiple of ``m`` (the end of an epoch).  The same example stream (drawn chunk by chunk
+    between checkpoints, as the solver does), the same kernel and the same bookkeeping: :meth:`result` (T) has
+    the trace rows at log_checkpoints(T, 40) and the iterate of a run of T steps."""
 
+    def __init__(self, prob, z, eta0, seed, cps):
+        self.prob, self.z, self.eta0, self.seed, self.cps = prob, z, eta0, seed, cps
+        self.rng = np.random.default_rng(seed)
+        self.w, self.margins, self.absw = np.zeros(prob.d), np.empty(1), np.empty(prob.d)
+        self.rec = TraceRecorder()
+        self.rec.record(0, 0, prob.objective(self.w), 0, 0.0, 0.0)
+        self.acc = self.flops = self.seconds = 0.0
+        self.at = 0  # index in cps of the checkpoint reached
+        self.ws = {}
 
-def _cut(trace, ws, T, info):
-    """The Result of a run of T steps, from a run recorded at a superset of its checkpoints."""
-    rows = np.isin(trace.iteration, log_checkpoints(T, EG_CHECKPOINTS))
-    cut = Trace(**{f: getattr(trace, f)[rows] for f in ("iteration", "data_accesses", "objective", "nnz",
-                                                        "seconds", "flops")})
-    return Result(w=ws[T], trace=cut, info=dict(info, n_iter=T))
+    def _advance(self, T):
+        prob, w = self.prob, self.w
+        indptr, indices, data = prob.csr_arrays()
+        row_nnz = prob.row_nnz
+        while self.cps[self.at] < T:
+            a, c = int(self.cps[self.at]), int(self.cps[self.at + 1])
+            idx = self.rng.integers(0, prob.m, size=c - a, dtype=np.int64)
+            t0 = time.perf_counter()
+            psg_chunk(prob.loss.code, indptr, indices, data, prob.y, w, idx, 1, self.eta0, True, a, self.z,
+                      self.margins, self.absw)
+            self.seconds += time.perf_counter() - t0
+            nz = float(row_nnz[idx].sum())
+            self.acc += nz
+            self.flops += 4.0 * nz + PROJECTION_FLOPS_PER_ENTRY * prob.d * (c - a)
+            self.rec.record(c, self.acc, prob.objective(w), np.count_nonzero(w), self.seconds, self.flops)
+            if c % prob.m == 0:
+                self.ws[c] = w.copy()
+            self.at += 1
+
+    def result(self, T):
+        """The Result of a run of T steps (T a multiple of m within cps): run on if needed, then cut."""
+        self._advance(T)
+        trace = self.rec.finish()
+        rows = np.isin(trace.iteration, log_checkpoints(T, EG_CHECKPOINTS))
+        cut = Trace(**{f: getattr(trace, f)[rows] for f in ("iteration", "data_accesses", "objective", "nnz",
+                                                            "seconds", "flops")})
+        info = {"method": "projected_gradient/stochastic", "z": self.z, "eta0": self.eta0, "seed": self.seed,
+                "schedule": "sqrt", "projection": "dense", "n_iter": int(T)}
+        return Result(w=self.ws[T].copy(), trace=cut, info=info)
 
 
 @lru_cache(maxsize=8)
-@threadpool_limits.wrap(limits=1, user_api="blas")
 def _pg_runs(m, d, density, lam_frac, seed):
-    """Projected gradient for every eta0 of the grid, to the most epochs the work cap allows, recorded at the
-    checkpoints of every shorter number of epochs: the runs of one epochs setting are cut from these (each
-    step re-projects all d coordinates: these are the expensive runs)."""
+    """Projected gradient for every eta0 of the grid, as :class:`_PgRun` s recorded at the checkpoints of every
+    number of epochs the work cap allows: the runs of one epochs setting are cut from these, and they are run
+    on only when more epochs are asked for (each step re-projects all d coordinates: these are the expensive
+    runs)."""
     ref = _eg_reference(m, d, density, lam_frac, seed)
-    max_epochs = _eg_max_epochs(m, d)
-    cps = _union_checkpoints(m, max_epochs)
-    ends = {e * m for e in range(1, max_epochs + 1)}
-    return {eta: _pg_union_run(ref.constrained, ref.z, eta, seed, cps, ends) for eta in PG_ETA_GRID}
+    cps = _union_checkpoints(m, _eg_max_epochs(m, d))
+    return {eta: _PgRun(ref.constrained, ref.z, eta, seed, cps) for eta in PG_ETA_GRID}
 
 
 @lru_cache(maxsize=32)
@@ -1054,14 +1064,13 @@ def _eg_runs(m, d, density, lam_frac, epochs, seed):
 
 
 @lru_cache(maxsize=64)
+@threadpool_limits.wrap(limits=1, user_api="blas")
 def _eg_vs_pg(m, d, density, lam_frac, epochs, seed):
     ref = _eg_reference(m, d, density, lam_frac, seed)
     T = int(epochs * m)
     runs = {}
-    for eta, (trace, ws) in _pg_runs(m, d, density, lam_frac, seed).items():
-        info = {"method": "projected_gradient/stochastic", "z": ref.z, "eta0": eta, "seed": seed,
-                "schedule": "sqrt", "projection": "dense"}
-        runs[("projected gradient", eta, "1/√t")] = _cut(trace, ws, T, info)
+    for eta, run in _pg_runs(m, d, density, lam_frac, seed).items():
+        runs[("projected gradient", eta, "1/√t")] = run.result(T)
     for (eta, sched), r in _eg_runs(m, d, density, lam_frac, epochs, seed).items():
         runs[("EG±", eta, sched)] = r
     grid, best, results = [], {}, {}
@@ -1094,11 +1103,12 @@ def eg_vs_pg_data(m=1000, d=5000, density=0.01, lam_frac=0.4, epochs=10, seed=0)
     lam = lam_frac * lambda_max, ``epochs`` passes over the examples (T = epochs * m steps, 40 log-spaced
     checkpoints).  Each method keeps the step size with the smallest final objective (as the paper did for EG).
 
-    Cached: the runs are made once per problem, to the most epochs the work cap allows, and recorded at the
-    checkpoints of every number of epochs up to it, so another ``epochs`` is a lookup; the traces and iterates
-    are those of :func:`l1lab.solvers.projected_gradient` and :func:`l1lab.solvers.exponentiated_gradient`
-    run for T steps (the same examples and kernels; ``tests/test_widgets_projections.py`` checks it), except
-    the wall-clock ``seconds`` (of the kernel, timed between more checkpoints)."""
+    Cached: the projected-gradient runs (the expensive ones) are recorded at the checkpoints of every number of
+    epochs the work cap allows and are only run on when more epochs are asked for, so fewer epochs are a lookup
+    and more cost the extra epochs.  The traces and iterates are those of
+    :func:`l1lab.solvers.projected_gradient` and :func:`l1lab.solvers.exponentiated_gradient` run for T steps
+    (the same examples and kernels; ``tests/test_widgets_projections.py`` checks it), except the wall-clock
+    ``seconds`` (of the kernel, timed between more checkpoints)."""
     _check_eg(m, d, density, lam_frac, epochs)
     return _eg_vs_pg(int(m), int(d), float(density), float(lam_frac), int(epochs), int(seed))
 

@@ -323,18 +323,19 @@ def test_eg_vs_pg_largest_and_errors():
         W.eg_vs_pg_demo(lam_frac=0.9)
 
 
-@pytest.mark.parametrize("epochs", [1, 4, 10])
-def test_eg_vs_pg_runs_cut_from_the_longest_are_fresh_runs(epochs):
-    # the projected-gradient runs are made once to the most epochs the cap allows and cut: every run of the
-    # grid has the trace and iterate of the solver run for epochs * m steps (except the wall-clock seconds)
+@pytest.mark.parametrize("epochs", [1, 4, 10, 2])
+def test_eg_vs_pg_runs_cut_from_longer_runs_are_fresh_runs(epochs):
+    # the projected-gradient runs are recorded at the checkpoints of every number of epochs, run on when more
+    # epochs are asked for (1, then 4, then 10) and cut (2, after 10): every run of the grid has the trace and
+    # iterate of the solver run for epochs * m steps (except the wall-clock seconds)
     m, d = 200, 1000
     data = W.eg_vs_pg_data(m=m, d=d, epochs=epochs)
     ref, T = data.ref, epochs * m
     assert data.T == T
     fields = ("iteration", "data_accesses", "objective", "nnz", "flops")
     pg = W._pg_runs(m, d, 0.01, 0.4, 0)
-    for eta, (trace, ws) in pg.items():
-        cut = W._cut(trace, ws, T, {})
+    for eta, run in pg.items():
+        cut = run.result(T)
         fresh = projected_gradient(ref.constrained, T, ref.z, eta0=eta, method="stochastic", seed=0,
                                    n_checkpoints=W.EG_CHECKPOINTS)
         for f in fields:
@@ -372,4 +373,4 @@ def test_eg_vs_pg_redraws_in_place_and_says_why_not():
     assert not isinstance(msg, Figure) and "epochs * m * d" in msg.data
     box = W.eg_vs_pg_demo()
     assert {k: c.value for k, c in box.controls.items()} == dict(m=200, d=1000, density=0.01, lam_frac=0.4,
-                                                                 epochs=10)
+                                                                 epochs=5)
