@@ -64,6 +64,7 @@ def clear_axes(ax) -> None:
     ax.set_prop_cycle(None)  # the next line is C0 again, as on new axes
     if hasattr(ax, "zaxis"):
         ax.set_zlabel("")
+        ax.M = None  # the projection of the last draw: anything measured before the next draw would use it
     else:
         ax.set_xscale("linear")
         ax.set_yscale("linear")
