@@ -676,7 +676,8 @@ class WeakSparsityData:
 def weak_sparsity_data(qs=WEAK_QS, d=500, T=20_000, n_trials=5, live=False) -> WeakSparsityData:
     """Corollary 1's trade-off: for every q of ``qs`` (0 <= q <= 1) and every horizon of :func:`weak_horizons`
     (T), ``n_trials`` runs of RADAR (the settings of :func:`method_settings`, s from :func:`corollary1_s`) with
-    theta* from :func:`capped_power_theta` (trial k: seed k).  Cached per run."""
+    theta* from :func:`capped_power_theta` (trial k: seed k).  Cached per run.  ``live=True`` restricts d, T and
+    n_trials to the widget's ranges and also runs the same grid at the slider's other d."""
     qs = tuple(round(float(q), 6) for q in qs)
     if not qs:
         raise ValueError("qs is empty")
@@ -691,7 +692,11 @@ def weak_sparsity_data(qs=WEAK_QS, d=500, T=20_000, n_trials=5, live=False) -> W
     d, T, n_trials = int(d), int(T), int(n_trials)
     Ts = weak_horizons(T)
     keys = [_key("RADAR", d, t, q, k, None, CONST_LAM) for q in qs for k in range(n_trials) for t in Ts]
-    recs = _compute(keys)
+    ahead = []
+    if live:   # the other d of the slider too (two values), so that a move of d is a lookup
+        ahead = [_key("RADAR", dd, t, q, k, None, CONST_LAM) for dd in WEAK_LIMITS["d"] if dd != d
+                 for q in qs for k in range(n_trials) for t in Ts]
+    recs = _compute(keys + ahead)[:len(keys)]
     n = n_trials * len(Ts)
     final, s_used, longest = [], [], []
     for i in range(len(qs)):
@@ -797,8 +802,9 @@ def weak_sparsity_sweep(qs=WEAK_QS, d=500, T=20_000, n_trials=5, dpi=72) -> str:
 def weak_sparsity_demo(**defaults):
     """Live Corollary 1: which q of the grid :data:`WEAK_QS` to draw thick (default 0.5; drawing only, every q of
     the grid is computed), d, the largest horizon T and the number of trials, redrawing
-    :func:`weak_sparsity_figure`.  A new d recomputes the grid (a few seconds); a new largest T reuses the
-    horizons T/2^k it shares with those run before and runs only the new ones."""
+    :func:`weak_sparsity_figure`.  Both values of d are computed (the first display computes the one the chapter
+    has not, a few seconds); a new largest T reuses the horizons T/2^k it shares with those run before and runs
+    only the new ones."""
     import ipywidgets as widgets
 
     v = dict(dict(WEAK_DEFAULTS, highlight=0.5), **defaults)

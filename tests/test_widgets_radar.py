@@ -274,7 +274,8 @@ def test_live_figure1b_redraws_in_place_and_back():
         assert box.image.value == first
 
 
-def test_weak_sparsity_highlight_is_drawing_only(monkeypatch):
+def test_weak_sparsity_highlight_and_d_are_lookups(monkeypatch):
+    monkeypatch.setattr(W, "_CACHE", {})
     box = W.weak_sparsity_demo(d=200, T=5_000, n_trials=1, highlight=0.5)
     assert box.controls["highlight"].options == W.WEAK_QS
     first = box.image.value
@@ -284,5 +285,8 @@ def test_weak_sparsity_highlight_is_drawing_only(monkeypatch):
     assert runs == []
     box.controls["highlight"].value = 0.5
     assert box.image.value == first
+    box.controls["d"].value = 500                                  # the other d was computed with the first
+    assert runs == []
     box.controls["T"].value = 10_000           # shares 625, ..., 5000 with the horizons of 5000: runs 10 000 only
-    assert {job[2] for job in runs} == {10_000} and len(runs) == len(W.WEAK_QS)
+    assert {job[2] for job in runs} == {10_000} and {job[1] for job in runs} == set(W.WEAK_LIMITS["d"])
+    assert len(runs) == len(W.WEAK_QS) * len(W.WEAK_LIMITS["d"])
