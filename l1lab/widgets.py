@@ -33,7 +33,8 @@ from .solvers import cyclic_cd, gcd, scd
 from .theory import shalev_shwartz_tewari as sst
 
 __all__ = [
-    "CD_COMPARISON_DEFAULTS", "CD_COMPARISON_LIMITS", "SCD_BOUND_DEFAULTS", "SCD_BOUND_LIMITS",
+    "CD_COMPARISON_DEFAULTS", "CD_COMPARISON_LIMITS", "CD_COMPARISON_LIVE", "SCD_BOUND_DEFAULTS",
+    "SCD_BOUND_LIMITS", "SCD_BOUND_LIVE",
     "cd_comparison_data", "cd_comparison_demo", "cd_comparison_figure", "draw_scd_bound", "make_problem",
     "scd_bound_data", "scd_bound_demo", "scd_bound_figure", "scd_bound_sweep",
 ]
@@ -45,12 +46,18 @@ SCD_BOUND_DEFAULTS = dict(d=50, m=200, lam=1e-3, loss="logistic", n_seeds=10, T=
 #: widget ranges of demo 1: (min, max) or (min, max, step); T takes one of the listed values
 SCD_BOUND_LIMITS = dict(d=(10, 200, 10), m=(50, 500, 50), lam=(3e-4, 1e-1), n_seeds=(2, 20, 1),
                         T=(1_000, 2_000, 5_000, 10_000, 20_000))
+#: the live widget of demo 1 starts from the static figure's problem with 5 seeds and T = 5,000 instead of 10 seeds
+#: and T = 10,000, so that a move that changes the problem (d, m, λ, the loss: a new reference optimum and new
+#: runs) computes for under 0.1 s; more seeds or a larger T are one slider away and only run what is missing
+SCD_BOUND_LIVE = dict(SCD_BOUND_DEFAULTS, n_seeds=5, T=5_000)
 
 #: defaults of demo 2 (SCD, cyclic CD and GCD against data accesses)
 CD_COMPARISON_DEFAULTS = dict(d=100, m=300, lam=1e-2, loss="logistic", epochs=50, density=1.0, n_seeds=5)
 #: widget ranges of demo 2
 CD_COMPARISON_LIMITS = dict(d=(20, 200, 10), m=(50, 500, 50), lam=(3e-4, 1e-1), epochs=(5, 100, 5),
                             density=(1.0, 0.3, 0.1), n_seeds=(1, 10, 1))
+#: the live widget of demo 2 starts with 3 SCD seeds instead of the static figure's 5 (for the same reason)
+CD_COMPARISON_LIVE = dict(CD_COMPARISON_DEFAULTS, n_seeds=3)
 
 
 def _check_range(name, value, limits):
@@ -100,20 +107,120 @@ class ScdBoundData:
             return np.where(g > 0, self.bound[keep] / np.where(g > 0, g, 1.0), np.inf)
 
 
+@lru_cache(maxsize=64)
+@threadpool_limits.wrap(limits=1, user_api="blas")
+def _problem_reference(d, m, lam, loss, density, data_seed):
+    """(problem, w*, P*) of :func:`make_problem`, cached: a move of a control that does not change the problem
+    (seeds, T, the budget) reuses it and its reference optimum."""
+    prob = make_problem(d, m, lam, loss, density=density, data_seed=data_seed)
+    w_star, p_star = prob.reference_solution()
+    return prob, w_star, p_star
+
+
+class _ExtendableScd:
+    """One SCD run (:func:`l1lab.solvers.scd`, one seed) that can be continued: it records the trace at every
+    point of ``grid`` (the union of the checkpoints of several T) and keeps w_T at the iterations ``keep_w``.
+
+    The coordinate stream is drawn from ``numpy.random.default_rng(seed)`` chunk by chunk, which gives the same
+    stream however the draws are split, and the steps are the solver's own kernel on the same state, so the
+    records at the checkpoints of one T are bit for bit those of ``scd(problem, T, seed, n_checkpoints)``
+    (``tests/test_widgets.py`` checks it); only the ``seconds`` column (wall-clock time) differs."""
+
+    def __init__(self, problem, seed, grid, keep_w):
+        from .solvers.coordinate import _CDState
+
+        self.problem, self.seed = problem, seed
+        self.grid = np.asarray(grid, dtype=np.int64)
+        self.keep_w = frozenset(int(t) for t in keep_w)
+        self.beta = float(problem.loss.beta)
+        self.beta_vec = np.array([self.beta])
+        self.state = _CDState(problem)
+        self.rng = np.random.default_rng(seed)
+        self.k = 0  # self.grid[self.k] is the iteration reached
+        self.accesses = 0
+        self.seconds = 0.0
+        self.records = {0: (0.0, self.state.objective(), 0, 0.0)}
+        self.w = {0: self.state.w.copy()}
+
+    def advance(self, T):
+        import time
+
+        prob, state = self.problem, self.state
+        while self.grid[self.k] < T:
+            a, b = int(self.grid[self.k]), int(self.grid[self.k + 1])
+            idx = self.rng.integers(0, prob.d, size=b - a, dtype=np.int64)
+            t0 = time.perf_counter()
+            state.run(idx, prob.lam, self.beta_vec)
+            self.seconds += time.perf_counter() - t0
+            self.accesses += int(prob.column_nnz[idx].sum())
+            self.records[b] = (float(self.accesses), state.objective(), int(np.count_nonzero(state.w)),
+                               self.seconds)
+            if b in self.keep_w:
+                self.w[b] = state.w.copy()
+            self.k += 1
+
+    def result(self, T, n_checkpoints):
+        """The trace of ``scd(problem, T, seed, n_checkpoints)`` and w_T, as a :class:`l1lab.trace.Result`."""
+        from .trace import Result, Trace, log_checkpoints
+
+        self.advance(T)
+        cps = log_checkpoints(T, n_checkpoints)
+        rows = [self.records[int(t)] for t in cps]
+        acc, obj, nnz, sec = (np.array(c) for c in zip(*rows))
+        trace = Trace(iteration=cps.astype(np.int64), data_accesses=acc.astype(np.float64),
+                      objective=obj.astype(np.float64), nnz=nnz.astype(np.int64), seconds=sec.astype(np.float64))
+        info = {"method": "scd", "beta": self.beta, "seed": self.seed, "n_iter": int(T)}
+        return Result(w=self.w[int(T)].copy(), trace=trace, info=info)
+
+
+#: the checkpoints per run of demo 1
+_SCD_BOUND_CHECKPOINTS = 40
+
+
+@lru_cache(maxsize=256)
+def _scd_bound_seed(d, m, lam, loss, data_seed, seed):
+    """Seed ``seed``'s SCD run on demo 1's problem, extendable to every T of the widget (SCD_BOUND_LIMITS["T"])."""
+    from .trace import log_checkpoints
+
+    prob, _, _ = _problem_reference(d, m, lam, loss, 1.0, data_seed)
+    Ts = SCD_BOUND_LIMITS["T"]
+    grid = np.unique(np.concatenate([log_checkpoints(T, _SCD_BOUND_CHECKPOINTS) for T in Ts]))
+    return _ExtendableScd(prob, seed, grid, Ts)
+
+
+@threadpool_limits.wrap(limits=1, user_api="blas")
+def _scd_bound_runs(d, m, lam, loss, n_seeds, T, data_seed):
+    """SCD with seeds 0, ..., n_seeds - 1 for T iterations: equal to
+    ``run_seeds(scd, problem, range(n_seeds), n_iter=T, n_checkpoints=40)`` (but the seconds).  For the T of the
+    widget each seed's run is cached and extended, so more seeds or another T only run what is missing."""
+    prob, _, _ = _problem_reference(d, m, lam, loss, 1.0, data_seed)
+    if T not in SCD_BOUND_LIMITS["T"]:
+        return run_seeds(scd, prob, range(n_seeds), n_iter=T, n_checkpoints=_SCD_BOUND_CHECKPOINTS)
+    results = [_scd_bound_seed(d, m, lam, loss, data_seed, s).result(T, _SCD_BOUND_CHECKPOINTS)
+               for s in range(n_seeds)]
+    return SeedRuns.from_results(results, range(n_seeds))
+
+
 @lru_cache(maxsize=32)
 @threadpool_limits.wrap(limits=1, user_api="blas")
 def _scd_bound_data(d, m, lam, loss, n_seeds, T, data_seed):
-    prob = make_problem(d, m, lam, loss, data_seed=data_seed)
-    w_star, p_star = prob.reference_solution()
+    prob, w_star, p_star = _problem_reference(d, m, lam, loss, 1.0, data_seed)
     psi0 = sst.scd_psi0(prob.loss.beta, w_star, prob.objective(np.zeros(prob.d)))
-    runs = run_seeds(scd, prob, range(n_seeds), n_iter=T, n_checkpoints=40)
+    runs = _scd_bound_runs(d, m, lam, loss, n_seeds, T, data_seed)
     bound = np.asarray(sst.scd_expected_gap_bound(runs.iteration, prob.d, psi0))
     return ScdBoundData(prob, w_star, p_star, psi0, runs, bound)
 
 
 def scd_bound_data(d=50, m=200, lam=1e-3, loss="logistic", n_seeds=10, T=10_000, data_seed=0) -> ScdBoundData:
-    """Demo 1's computation: SCD on :func:`make_problem` with ``n_seeds`` seeds (0, 1, ...) for T iterations,
-    the reference optimum, Psi(0) and Theorem 1's bound d Psi(0)/(T+1) at the checkpoints.  Cached."""
+    """Demo 1's computation: SCD on :func:`make_problem` with ``n_seeds`` seeds (0, 1, ...) for T iterations
+    (40 checkpoints), the reference optimum, Psi(0) and Theorem 1's bound d Psi(0)/(T+1) at the checkpoints.
+
+    Cached at three levels, so that a slider move only computes what it changes: the problem and its reference
+    optimum (per d, m, λ, loss), each seed's run (extended as needed to the T of the widget, whose numbers are
+    those of a fresh run of that T), and the result.  The runs with n seeds are the first n of any larger
+    number: the same numbers as ``run_seeds(scd, problem, range(n_seeds), n_iter=T, n_checkpoints=40)``."""
+    if int(n_seeds) < 1:
+        raise ValueError(f"need at least one seed, got n_seeds={n_seeds}")
     return _scd_bound_data(int(d), int(m), float(lam), str(loss), int(n_seeds), int(T), int(data_seed))
 
 
@@ -221,10 +328,12 @@ def _log_slider(widgets, value, lo, hi, description, step=0.25, readout_format="
 
 def scd_bound_demo(**defaults):
     """Live demo 1: sliders for d, m, λ (log scale), the loss, the number of seeds and T, redrawing
-    :func:`scd_bound_figure`.  Returns an ipywidgets VBox (display it, or let it be a cell's value)."""
+    :func:`scd_bound_figure`, starting from :data:`SCD_BOUND_LIVE` (5 seeds, T = 5,000).
+    More seeds and another T only run what is missing (each seed's run is cached and extended).  Returns an
+    ipywidgets VBox (display it, or let it be a cell's value)."""
     import ipywidgets as widgets
 
-    v = dict(SCD_BOUND_DEFAULTS, **defaults)
+    v = dict(SCD_BOUND_LIVE, **defaults)
     lim = SCD_BOUND_LIMITS
     for name in ("d", "m", "lam", "n_seeds"):
         _check_range(name, v[name], lim)
@@ -254,25 +363,44 @@ class CdComparisonData:
     results: dict
 
 
-@lru_cache(maxsize=16)
+@lru_cache(maxsize=128)
 @threadpool_limits.wrap(limits=1, user_api="blas")
+def _cd_comparison_scd(d, m, lam, loss, epochs, density, data_seed, seed):
+    """One SCD seed of demo 2 (cached per seed: n seeds are the first n of any larger number)."""
+    prob, _, _ = _problem_reference(d, m, lam, loss, density, data_seed)
+    return scd(prob, epochs * prob.d, seed=seed, n_checkpoints=40)
+
+
+@lru_cache(maxsize=32)
+@threadpool_limits.wrap(limits=1, user_api="blas")
+def _cd_comparison_deterministic(d, m, lam, loss, epochs, density, data_seed):
+    """Cyclic CD and GCD of demo 2 (they do not depend on the number of SCD seeds)."""
+    prob, _, _ = _problem_reference(d, m, lam, loss, density, data_seed)
+    # one GCD iteration reads all of X: the same budget of data accesses buys `epochs` iterations
+    return cyclic_cd(prob, epochs * prob.d, n_checkpoints=40), gcd(prob, epochs, n_checkpoints=30)
+
+
+@lru_cache(maxsize=16)
 def _cd_comparison_data(d, m, lam, loss, epochs, density, n_seeds, data_seed):
-    prob = make_problem(d, m, lam, loss, density=density, data_seed=data_seed)
-    w_star, p_star = prob.reference_solution()
-    n_iter = epochs * prob.d  # SCD and cyclic CD: `epochs` passes over the d coordinates (~ epochs nnz(X))
-    results = {
-        "SCD": run_seeds(scd, prob, range(n_seeds), n_iter=n_iter, n_checkpoints=40),
-        "cyclic CD": cyclic_cd(prob, n_iter, n_checkpoints=40),
-        # one GCD iteration reads all of X: the same budget of data accesses buys `epochs` iterations
-        "GCD": gcd(prob, epochs, n_checkpoints=30),
-    }
+    prob, w_star, p_star = _problem_reference(d, m, lam, loss, density, data_seed)
+    # SCD and cyclic CD: `epochs` passes over the d coordinates (~ epochs nnz(X) data accesses)
+    scd_runs = [_cd_comparison_scd(d, m, lam, loss, epochs, density, data_seed, s) for s in range(n_seeds)]
+    cyclic, greedy = _cd_comparison_deterministic(d, m, lam, loss, epochs, density, data_seed)
+    results = {"SCD": SeedRuns.from_results(scd_runs, range(n_seeds)), "cyclic CD": cyclic, "GCD": greedy}
     return CdComparisonData(prob, w_star, p_star, results)
 
 
 def cd_comparison_data(d=100, m=300, lam=1e-2, loss="logistic", epochs=50, density=1.0, n_seeds=5,
                        data_seed=0) -> CdComparisonData:
     """Demo 2's computation: SCD (``n_seeds`` seeds), cyclic CD and GCD on :func:`make_problem` with the same
-    budget of about ``epochs`` * nnz(X) data accesses each, and the reference optimum.  Cached."""
+    budget of about ``epochs`` * nnz(X) data accesses each, and the reference optimum.
+
+    Cached at three levels, so that a slider move only computes what it changes: the problem and its reference
+    optimum, each SCD seed's run (n seeds are the first n of any larger number, the same numbers as
+    ``run_seeds(scd, problem, range(n_seeds), n_iter=epochs * d, n_checkpoints=40)``), cyclic CD with GCD, and
+    the result."""
+    if int(n_seeds) < 1:
+        raise ValueError(f"need at least one seed, got n_seeds={n_seeds}")
     return _cd_comparison_data(int(d), int(m), float(lam), str(loss), int(epochs), float(density), int(n_seeds),
                                int(data_seed))
 
@@ -296,10 +424,11 @@ def cd_comparison_figure(d=100, m=300, lam=1e-2, loss="logistic", epochs=50, den
 
 def cd_comparison_demo(**defaults):
     """Live demo 2: sliders for d, m, λ, the loss, the data density, the budget (passes over X) and the number
-    of SCD seeds, redrawing :func:`cd_comparison_figure`.  Returns an ipywidgets VBox."""
+    of SCD seeds, redrawing :func:`cd_comparison_figure`, starting from :data:`CD_COMPARISON_LIVE` (3 SCD
+    seeds).  Returns an ipywidgets VBox."""
     import ipywidgets as widgets
 
-    v = dict(CD_COMPARISON_DEFAULTS, **defaults)
+    v = dict(CD_COMPARISON_LIVE, **defaults)
     lim = CD_COMPARISON_LIMITS
     for name in ("d", "m", "lam", "epochs", "n_seeds"):
         _check_range(name, v[name], lim)

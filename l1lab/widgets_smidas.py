@@ -19,6 +19,13 @@ classification (or regression) problem (:func:`l1lab.datasets.make_classificatio
 :func:`l1lab.datasets.add_random_features` appends irrelevant features, 0/1 with P(1) = 0.05 ("sparse",
 MAGIC04S) or +-1 ("dense", MAGIC04D), as the paper does.  The slider ranges keep every setting, including the
 largest, to a few seconds on a 2-core machine (``tests/test_widgets_smidas.py`` runs the largest ones).
+
+Live widgets (issue 9: a slider move should answer in about 0.3 s).  A SMIDAS step on these data costs O(d), so
+the widgets start from lighter settings than the chapter's static figures (``*_LIVE``: smaller T, fewer seeds);
+every run is cached one seed at a time (n seeds are the first n of any larger number, the numbers of
+``run_seeds``); at first display a demo computes every position of its main sliders (``ahead=True``), so that
+moving them only redraws; and the figures have fixed margins (:func:`_fixed_axes`), since rerunning the
+constrained layout at every move cost as much as the drawing.
 """
 from __future__ import annotations
 
@@ -31,8 +38,9 @@ from matplotlib.figure import Figure
 from threadpoolctl import threadpool_limits
 
 from .datasets import add_random_features, make_classification, make_regression
-from .experiments import SeedRuns, run_seeds
+from .experiments import SeedRuns
 from .links import link_inverse, smidas_p
+from .live import figure_axes
 from .plotting import default_floor, plot_gap_vs_bound, plot_objective_and_nnz, scrubbable_sweep
 from .problem import Problem
 from .solvers import scd, sgd, smidas, truncgrad
@@ -40,8 +48,9 @@ from .theory import shalev_shwartz_tewari as sst
 from .widgets import _check_choice, _check_range, _log_slider, wire
 
 __all__ = [
-    "ALGORITHM_COLORS", "ETA_GRID", "LINK_DEFAULTS", "LINK_LIMITS", "MAGIC_COMPARISON_DEFAULTS",
-    "MAGIC_COMPARISON_LIMITS", "PROP4_DEFAULTS", "PROP4_LIMITS", "SMIDAS_BOUND_DEFAULTS", "SMIDAS_BOUND_LIMITS",
+    "ALGORITHM_COLORS", "ETA_GRID", "ETA_MULT_GRID", "K_GRID", "LINK_DEFAULTS", "LINK_LIMITS",
+    "MAGIC_COMPARISON_DEFAULTS", "MAGIC_COMPARISON_LIMITS", "MAGIC_COMPARISON_LIVE", "PROP4_DEFAULTS",
+    "PROP4_LIMITS", "PROP4_LIVE", "SMIDAS_BOUND_DEFAULTS", "SMIDAS_BOUND_LIMITS", "SMIDAS_BOUND_LIVE",
     "draw_smidas_bound", "guarantee_curves", "link_demo", "link_figure", "magic_comparison_data",
     "magic_comparison_demo", "magic_comparison_figure", "magic_like_problem", "prop4_data", "prop4_demo",
     "prop4_figure", "reference", "smidas_bound_data", "smidas_bound_demo", "smidas_bound_figure",
@@ -61,18 +70,61 @@ ETA_GRID = (1e-4, 3e-4, 1e-3, 3e-3, 1e-2, 3e-2)
 LINK_DEFAULTS = dict(p=None, theta1=1.0, theta2=0.6)
 LINK_LIMITS = dict(p=(2.0, 40.0), theta1=(-1.0, 1.0), theta2=(-1.0, 1.0))
 
+
+
+def _log_grid(lo_exp, hi_exp, step=0.25):
+    """The values of a base-10 log slider from 10**lo_exp to 10**hi_exp in steps of ``step`` decades."""
+    return tuple(10 ** (lo_exp + k * step) for k in range(int(round((hi_exp - lo_exp) / step)) + 1))
+
+
 #: demo 1 (Theorem 3): eta = eta_mult * (the step size Theorem 3 prescribes for the final T)
 SMIDAS_BOUND_DEFAULTS = dict(eta_mult=1.0, case="13", kind="sparse", lam=0.05, T=20_000, n_seeds=10)
-SMIDAS_BOUND_LIMITS = dict(eta_mult=(1 / 30, 30.0), lam=(0.01, 0.1), n_seeds=(2, 10, 1),
-                           T=(2_000, 5_000, 10_000, 20_000))
+#: the positions of the widget's eta_mult slider: 10**-1.5, ..., 10**1.5 in quarter decades (1 and the sweep's
+#: 0.1, 10**-0.5, 10**0.5, 10 among them)
+ETA_MULT_GRID = _log_grid(-1.5, 1.5)
+SMIDAS_BOUND_LIMITS = dict(eta_mult=(ETA_MULT_GRID[0], ETA_MULT_GRID[-1]), lam=(0.01, 0.1), n_seeds=(2, 10, 1),
+                           T=(1_000, 2_000, 5_000, 10_000, 20_000))
+#: the live widget of demo 1 starts at T = 5,000 with 3 seeds (the static figure: 20,000 and 10): a SMIDAS step
+#: on these data costs O(d), and every move of eta, the case, the data, λ or T runs everything again
+SMIDAS_BOUND_LIVE = dict(SMIDAS_BOUND_DEFAULTS, T=5_000, n_seeds=3)
 
 #: demo 2 (bounds (3) vs (4)): eta tuned on ETA_GRID with one run (seed ``tune_seed``), then n_seeds runs
 MAGIC_COMPARISON_DEFAULTS = dict(lam=0.05, T=20_000, n_seeds=3)
-MAGIC_COMPARISON_LIMITS = dict(lam=(0.01, 0.1), n_seeds=(1, 3, 1), T=(5_000, 10_000, 20_000))
+MAGIC_COMPARISON_LIMITS = dict(lam=(0.01, 0.1), n_seeds=(1, 3, 1), T=(1_000, 2_000, 5_000, 10_000))
+#: the live widget of demo 2: one kind of data (dense), T = 5,000 (the static figure: both kinds, T = 20,000):
+#: every change of the data, λ or T tunes both step sizes again, 12 runs of T steps
+MAGIC_COMPARISON_LIVE = dict(MAGIC_COMPARISON_DEFAULTS, kinds="dense", T=5_000)
 
 #: Proposition 4: squared loss, MAGIC04S-like regression with small noise, so that P* is small
 PROP4_DEFAULTS = dict(Ks=(0.1, 1.0, 4.0), lam=0.01, T=30_000, n_seeds=10)
-PROP4_LIMITS = dict(K=(0.05, 20.0), lam=(0.003, 0.1), n_seeds=(2, 10, 1), T=(5_000, 10_000, 30_000))
+#: the positions of the widget's K slider: 10**-1.25, ..., 10**1.25 in quarter decades (1 and 0.1 among them)
+K_GRID = _log_grid(-1.25, 1.25)
+PROP4_LIMITS = dict(K=(K_GRID[0], K_GRID[-1]), lam=(0.003, 0.1), n_seeds=(2, 10, 1), T=(5_000, 10_000, 30_000))
+#: the live widget of Proposition 4: one K, T = 10,000 and 5 seeds (the static figure: three K, 30,000 and 10)
+PROP4_LIVE = dict(K=1.0, lam=PROP4_DEFAULTS["lam"], T=10_000, n_seeds=5)
+
+
+def _compute_ahead(data_fn, start, variations):
+    """Call ``data_fn(**start)`` with each control of ``variations`` (name -> its positions) moved to each of its
+    positions, the others at their start: a demo does this at first display (its data functions are cached), so
+    that these moves are lookups."""
+    for name, values in variations.items():
+        for value in values:
+            data_fn(**dict(start, **{name: value}))
+
+
+def _fixed_axes(fig, figsize, nrows, ncols, left, right, bottom, top, wgap=0.0, hgap=0.0, **subplots_kw):
+    """:func:`l1lab.live.figure_axes` with a fixed layout: margins and gaps between the axes in inches.
+
+    The widgets' figures change their legends and titles at every move, and the constrained layout, which
+    measures every text of the figure, then costs as much as the drawing itself; these margins are the ones it
+    found for them, with room for the largest labels."""
+    W, H = figsize
+    aw = (W - left - right - (ncols - 1) * wgap) / ncols
+    ah = (H - top - bottom - (nrows - 1) * hgap) / nrows
+    gs = dict(left=left / W, right=1.0 - right / W, bottom=bottom / H, top=1.0 - top / H, wspace=wgap / aw,
+              hspace=hgap / ah)
+    return figure_axes(fig, figsize, layout="none", nrows=nrows, ncols=ncols, gridspec_kw=gs, **subplots_kw)
 
 
 # ---------------------------------------------------------------------------------------------- data
@@ -108,6 +160,48 @@ def reference(kind="sparse", lam=0.05, m=2000, n_extra=300, loss="logistic", noi
     return _reference(str(kind), float(lam), int(m), int(n_extra), str(loss), float(noise), int(data_seed))
 
 
+# The runs of the demos are cached one seed at a time: the runs with n seeds are the first n of any larger number
+# (the same numbers as ``run_seeds(solver, problem, range(n), ...)``, which runs the seeds one after the other),
+# so a move of a seeds slider only runs the seeds that are missing, and a setting seen before is a lookup.
+_STEP_SOLVERS = {"SMIDAS": smidas, "TruncGrad": truncgrad, "SGD": sgd}
+
+
+@lru_cache(maxsize=4096)
+@threadpool_limits.wrap(limits=1, user_api="blas")
+def _seed_run(name, kind, lam, loss, T, eta, output, n_checkpoints, seed):
+    """One run of SMIDAS (p = 2 ln d), TruncGrad or SGD on ``reference(kind, lam, loss=loss)``."""
+    prob, _, _ = reference(kind, lam, loss=loss)
+    extra = dict(p=smidas_p(prob.d)) if name == "SMIDAS" else {}
+    return _STEP_SOLVERS[name](prob, T, eta, seed=seed, output=output, n_checkpoints=n_checkpoints, **extra)
+
+
+def _seed_runs(name, kind, lam, T, eta, n_seeds, output, loss="logistic", n_checkpoints=40):
+    """Seeds 0, ..., n_seeds - 1 of :func:`_seed_run` as a :class:`l1lab.experiments.SeedRuns`."""
+    return SeedRuns.from_results([_seed_run(name, kind, lam, loss, T, eta, output, n_checkpoints, s)
+                                  for s in range(n_seeds)], range(n_seeds))
+
+
+@lru_cache(maxsize=512)
+@threadpool_limits.wrap(limits=1, user_api="blas")
+def _scd_seed(kind, lam, n_iter, seed):
+    prob, _, _ = reference(kind, lam)
+    return scd(prob, n_iter, seed=seed, n_checkpoints=40)
+
+
+def _scd_runs(kind, lam, n_iter, n_seeds):
+    """SCD with seeds 0, ..., n_seeds - 1 for ``n_iter`` coordinate steps on ``reference(kind, lam)``."""
+    return SeedRuns.from_results([_scd_seed(kind, lam, n_iter, s) for s in range(n_seeds)], range(n_seeds))
+
+
+def _snap(value, grid):
+    """``value``, or the point of ``grid`` it equals up to 1e-12 in log10 (a browser computes 10**x itself, and
+    may differ from Python in the last bit), so that a slider position always finds its cached result."""
+    for g in grid:
+        if value > 0 and abs(math.log10(value) - math.log10(g)) < 1e-12:
+            return g
+    return value
+
+
 # ------------------------------------------------------------------------------- why SGD is not sparse
 @dataclass(frozen=True)
 class SparsityData:
@@ -136,13 +230,12 @@ def sparsity_data(kind="sparse", lam=0.05, T=20_000, eta=5e-3, seed=0) -> Sparsi
     return _sparsity_data(kind, float(lam), int(T), float(eta), int(seed))
 
 
-def sparsity_figure(kind="sparse", lam=0.05, T=20_000, eta=5e-3, seed=0, figsize=(10.0, 3.8)) -> Figure:
+def sparsity_figure(kind="sparse", lam=0.05, T=20_000, eta=5e-3, seed=0, figsize=(10.0, 3.8), fig=None) -> Figure:
     """Left: ||w_t||_0 against t for the three algorithms.  Right: the magnitudes |w_j| of the final iterates,
     sorted, on a log axis (exact zeros are not drawn), with eta*lam, SGD's per-step pull toward 0, marked."""
     data = sparsity_data(kind, lam, T, eta, seed)
     prob = data.problem
-    fig = Figure(figsize=figsize, layout="constrained")
-    ax0, ax1 = fig.subplots(1, 2)
+    fig, (ax0, ax1) = figure_axes(fig, figsize, nrows=1, ncols=2)
     for name, res in data.results.items():
         tr = res.trace
         keep = tr.iteration > 0
@@ -176,13 +269,16 @@ def _default_p():
     return smidas_p(310)
 
 
+@lru_cache(maxsize=64)
 def _circle_image(p, n=721):
+    """The image under f^{-1} of n points of the unit circle (cached per p: the link demo redraws it often)."""
     phi = np.linspace(0.0, 2.0 * np.pi, n)
     pts = np.array([link_inverse(np.array([np.cos(a), np.sin(a)]), p) for a in phi])
+    pts.flags.writeable = False
     return pts
 
 
-def link_figure(p=None, theta1=1.0, theta2=0.6, ps=(2.0, 4.0, 40.0), figsize=(10.0, 5.6)) -> Figure:
+def link_figure(p=None, theta1=1.0, theta2=0.6, ps=(2.0, 4.0, 40.0), figsize=(10.0, 5.6), fig=None) -> Figure:
     r"""The inverse p-norm link :math:`w = f^{-1}(\theta)` (eq. (12) of Shalev-Shwartz & Tewari 2011) in 2-d.
 
     Left: the image under :math:`f^{-1}` of the unit circle of duals :math:`\|\theta\|_2 = 1`, for the
@@ -196,8 +292,7 @@ def link_figure(p=None, theta1=1.0, theta2=0.6, ps=(2.0, 4.0, 40.0), figsize=(10
     _check_range("theta2", theta2, LINK_LIMITS)
     theta = np.array([theta1, theta2], dtype=np.float64)
     w = link_inverse(theta, p)
-    fig = Figure(figsize=figsize, layout="constrained")
-    ax0, ax1 = fig.subplots(1, 2)
+    fig, (ax0, ax1) = _fixed_axes(fig, figsize, 1, 2, left=0.8, right=0.05, bottom=1.4, top=0.25, wgap=0.95)
     phi = np.linspace(0.0, 2.0 * np.pi, 361)
     ax0.plot(np.cos(phi), np.sin(phi), color="0.75", lw=1, ls=":", label=r"$\|\theta\|_2 = 1$")
     others = [q for q in ps if abs(q - p) > 1e-9]
@@ -304,14 +399,7 @@ def theorem3_bound(case, eta, T, rho, w1, p0, p, d):
     return np.asarray(sst.smidas_bound_self_bounded(eta, T, rho, w1, p0, p, d), dtype=np.float64)
 
 
-@lru_cache(maxsize=4)
-@threadpool_limits.wrap(limits=1, user_api="blas")
-def _scd_runs(kind, lam, n_iter, n_seeds):
-    prob, _, _ = reference(kind, lam)
-    return run_seeds(scd, prob, range(n_seeds), n_iter=n_iter, n_checkpoints=40)
-
-
-@lru_cache(maxsize=24)
+@lru_cache(maxsize=64)
 @threadpool_limits.wrap(limits=1, user_api="blas")
 def _smidas_bound_data(eta_mult, case, kind, lam, T, n_seeds):
     prob, w_star, p_star = reference(kind, lam)
@@ -322,10 +410,7 @@ def _smidas_bound_data(eta_mult, case, kind, lam, T, n_seeds):
     rho = sst.loss_condition_13(prob.loss) if case == "13" else sst.loss_condition_14(prob.loss)
     eta0 = theorem3_eta(case, T, rho, w1, p0, p, d)
     eta = eta_mult * eta0
-    kw = dict(n_iter=T, eta=eta, output="random", n_checkpoints=40)
-    runs = {"SMIDAS": run_seeds(smidas, prob, range(n_seeds), p=p, **kw),
-            "TruncGrad": run_seeds(truncgrad, prob, range(n_seeds), **kw),
-            "SGD": run_seeds(sgd, prob, range(n_seeds), **kw)}
+    runs = {name: _seed_runs(name, kind, lam, T, eta, n_seeds, "random") for name in ("SMIDAS", "TruncGrad", "SGD")}
     # SCD gets the same budget of data accesses: T * (nnz/m) = n * (nnz/d)  =>  n = T d / m
     runs["SCD"] = _scd_runs(kind, lam, max(1, round(T * d / prob.m)), n_seeds)
     it = runs["SMIDAS"].iteration
@@ -341,13 +426,20 @@ def smidas_bound_data(eta_mult=1.0, case="13", kind="sparse", lam=0.05, T=20_000
     ``case`` ("13": |L'| <= rho = 1; "14": L'^2 <= rho L, rho = 1/2).  SMIDAS (p = 2 ln d), TruncGrad
     (SMIDAS-style) and SGD run ``n_seeds`` seeds with that eta and ``output="random"`` (at checkpoint T, P of
     w_r with r uniform in {0, ..., T-1}); SCD, which has no step size, runs the same number of data accesses.
-    The bound is Theorem 3's at the fixed eta, which holds at every T.  Cached.
+    The bound is Theorem 3's at the fixed eta, which holds at every T.
+
+    Cached, and each seed's run separately: the runs with n seeds are the first n of any larger number (the
+    numbers of ``run_seeds``), so adding seeds only runs the new ones.  An ``eta_mult`` within 1e-12 (in log10)
+    of a position of the widget's slider (:data:`ETA_MULT_GRID`) is taken as that position.
     """
     _check_choice("case", case, CASES)
     _check_choice("kind", kind, KINDS)
     if not (eta_mult > 0 and math.isfinite(eta_mult)):
         raise ValueError(f"eta_mult must be a finite positive number, got {eta_mult}")
-    return _smidas_bound_data(float(eta_mult), str(case), str(kind), float(lam), int(T), int(n_seeds))
+    if int(n_seeds) < 1:
+        raise ValueError(f"need at least one seed, got n_seeds={n_seeds}")
+    eta_mult = _snap(float(eta_mult), ETA_MULT_GRID)
+    return _smidas_bound_data(eta_mult, str(case), str(kind), float(lam), int(T), int(n_seeds))
 
 
 def _mean_band(ax, x, gaps, color, label, floor):
@@ -407,12 +499,12 @@ def draw_smidas_bound(axes, data: SmidasBoundData, ylim=None, title=True):
 
 
 def smidas_bound_figure(eta_mult=1.0, case="13", kind="sparse", lam=0.05, T=20_000, n_seeds=10,
-                        figsize=(14.0, 4.4)) -> Figure:
+                        figsize=(14.0, 4.4), fig=None) -> Figure:
     """Demo 1 as a Figure: (a) empirical E[P(w_o)] - P* of SMIDAS, TruncGrad and SGD over seeds against
     Theorem 3's bound (log-log), (b) the same and SCD against data accesses, (c) their l0 norms."""
     data = smidas_bound_data(eta_mult, case, kind, lam, T, n_seeds)
-    fig = Figure(figsize=figsize, layout="constrained")
-    draw_smidas_bound(fig.subplots(1, 3), data)
+    fig, axes = _fixed_axes(fig, figsize, 1, 3, left=0.75, right=0.05, bottom=0.5, top=0.3, wgap=0.8)
+    draw_smidas_bound(axes, data)
     return fig
 
 
@@ -440,12 +532,19 @@ def smidas_bound_sweep(values=(0.1, 10 ** -0.5, 1.0, 10 ** 0.5, 10.0), dpi=72, *
     return scrubbable_sweep(frame, datas, figsize=(14.0, 4.4), dpi=dpi, name="smidas_bound_eta")
 
 
-def smidas_bound_demo(**defaults):
+def smidas_bound_demo(ahead=True, **defaults):
     """Live demo 1: the step-size multiplier (log slider), the loss condition of Theorem 3, the data (sparse
-    or dense examples), λ, T and the number of seeds, redrawing :func:`smidas_bound_figure`."""
+    or dense examples), λ, T and the number of seeds, redrawing :func:`smidas_bound_figure`, starting from
+    :data:`SMIDAS_BOUND_LIVE` (T = 5,000, 3 seeds).
+
+    With ``ahead`` (default), the first display also computes every position of the η slider (:data:`ETA_MULT_GRID`)
+    under both conditions, and every position of the T, data and seeds controls, each with the other controls
+    at their starting values (about 3 s), so these moves only redraw; any other move computes what it shows (a
+    few tenths of a second, up to about a second for dense data at T = 20,000), and a setting seen before is a
+    lookup."""
     import ipywidgets as widgets
 
-    v = dict(SMIDAS_BOUND_DEFAULTS, **defaults)
+    v = dict(SMIDAS_BOUND_LIVE, **defaults)
     lim = SMIDAS_BOUND_LIMITS
     for name in ("eta_mult", "lam", "n_seeds"):
         _check_range(name, v[name], lim)
@@ -462,6 +561,12 @@ def smidas_bound_demo(**defaults):
         n_seeds=widgets.IntSlider(value=v["n_seeds"], min=lim["n_seeds"][0], max=lim["n_seeds"][1],
                                   description="seeds", continuous_update=False),
     )
+    if ahead:
+        start = {k: c.value for k, c in controls.items()}
+        seeds = range(lim["n_seeds"][0], lim["n_seeds"][1] + 1)
+        for case in CASES:
+            _compute_ahead(smidas_bound_data, dict(start, case=case), dict(eta_mult=ETA_MULT_GRID))
+        _compute_ahead(smidas_bound_data, start, dict(T=lim["T"], kind=KINDS, n_seeds=seeds))
 
     return wire(controls, smidas_bound_figure, [["eta_mult", "case", "kind"], ["lam", "T", "n_seeds"]])
 
@@ -497,21 +602,25 @@ class MagicComparisonData:
         return self.bound4 / self.bound3
 
 
-@lru_cache(maxsize=8)
+@lru_cache(maxsize=64)
+@threadpool_limits.wrap(limits=1, user_api="blas")
+def _magic_tuning(name, kind, lam, T, grid, tune_seed):
+    """The tuning of ``name`` (SMIDAS or TruncGrad): one run of T iterations per eta of ``grid`` (seed
+    ``tune_seed``, last iterate), as a list of (eta, final P - P*)."""
+    _, _, p_star = reference(kind, lam)
+    return [(eta, float(_seed_run(name, kind, lam, "logistic", T, eta, "last", 2, tune_seed).trace.objective[-1]
+                        - p_star)) for eta in grid]
+
+
+@lru_cache(maxsize=64)
 @threadpool_limits.wrap(limits=1, user_api="blas")
 def _magic_comparison_data(kind, lam, T, n_seeds, grid, tune_seed):
     prob, w_star, p_star = reference(kind, lam)
-    p = smidas_p(prob.d)
-    solvers = {"SMIDAS": (smidas, dict(p=p)), "TruncGrad": (truncgrad, {})}
     tuning, chosen, runs = {}, {}, {}
-    for name, (solver, extra) in solvers.items():
-        rows = []
-        for eta in grid:
-            res = solver(prob, T, eta, seed=tune_seed, n_checkpoints=2, **extra)
-            rows.append((eta, float(res.trace.objective[-1] - p_star)))
-        tuning[name] = rows
-        chosen[name] = min(rows, key=lambda r: r[1])[0]
-        runs[name] = run_seeds(solver, prob, range(n_seeds), n_iter=T, eta=chosen[name], n_checkpoints=40, **extra)
+    for name in ("SMIDAS", "TruncGrad"):
+        tuning[name] = _magic_tuning(name, kind, lam, T, grid, tune_seed)
+        chosen[name] = min(tuning[name], key=lambda r: r[1])[0]
+        runs[name] = _seed_runs(name, kind, lam, T, chosen[name], n_seeds, "last")
     runs["SCD"] = _scd_runs(kind, lam, max(1, round(T * prob.d / prob.m)), n_seeds)
     eps = 1e-2
     x2 = sst.mean_squared_row_norm(prob)
@@ -527,17 +636,20 @@ def magic_comparison_data(kind="sparse", lam=0.05, T=20_000, n_seeds=3, grid=ETA
     As in Section 4.2 of the paper, each of SMIDAS and TruncGrad runs once (seed ``tune_seed``, not one of
     the plotted seeds) for T iterations with every eta of ``grid``, and the eta with the smallest final
     objective is kept; then each runs ``n_seeds`` seeds (0, 1, ...) with its eta, recording the last iterate.
-    SCD runs the same number of data accesses.  Cached.
+    SCD runs the same number of data accesses.  Cached: the tuning per (kind, λ, T) and each seed's run
+    separately (n seeds are the first n of any larger number, the numbers of ``run_seeds``).
     """
     _check_choice("kind", kind, KINDS)
     grid = tuple(float(g) for g in grid)
     if not grid or min(grid) <= 0:
         raise ValueError(f"grid must be a non-empty sequence of positive step sizes, got {grid}")
+    if int(n_seeds) < 1:
+        raise ValueError(f"need at least one seed, got n_seeds={n_seeds}")
     return _magic_comparison_data(str(kind), float(lam), int(T), int(n_seeds), grid, int(tune_seed))
 
 
 def magic_comparison_figure(kinds=("sparse", "dense"), lam=0.05, T=20_000, n_seeds=3,
-                            figsize=None) -> Figure:
+                            figsize=None, fig=None) -> Figure:
     """Demo 2 as a Figure: one row per kind of data, P(w) - P* (log-log) and ||w||_0 against data accesses
     for SMIDAS and TruncGrad at their tuned step sizes, and SCD."""
     if isinstance(kinds, str):
@@ -545,8 +657,9 @@ def magic_comparison_figure(kinds=("sparse", "dense"), lam=0.05, T=20_000, n_see
     for k in kinds:
         _check_choice("kind", k, KINDS)
     figsize = figsize or (11.0, 3.9 * len(kinds))
-    fig = Figure(figsize=figsize, layout="constrained")
-    axes = np.atleast_2d(fig.subplots(len(kinds), 2))
+    fig, axes = _fixed_axes(fig, figsize, len(kinds), 2, left=1.0, right=0.05, bottom=0.5, top=0.25, wgap=0.8,
+                            hgap=0.8)
+    axes = np.atleast_2d(axes)
     for row, kind in zip(axes, kinds):
         data = magic_comparison_data(kind, lam, T, n_seeds)
         named = {f"{n} (η = {data.eta[n]:g})": data.runs[n] for n in ("SMIDAS", "TruncGrad")}
@@ -565,13 +678,17 @@ def magic_comparison_figure(kinds=("sparse", "dense"), lam=0.05, T=20_000, n_see
     return fig
 
 
-def magic_comparison_demo(**defaults):
+def magic_comparison_demo(ahead=True, **defaults):
     """Live demo 2: the data (sparse or dense examples), λ, T and the number of seeds, redrawing
-    :func:`magic_comparison_figure` for one kind of data (every change re-tunes both step sizes)."""
+    :func:`magic_comparison_figure` for one kind of data (every change of the data, λ or T re-tunes both step
+    sizes), starting from :data:`MAGIC_COMPARISON_LIVE` (dense examples, T = 5,000, 3 seeds).
+
+    With ``ahead`` (default), the first display also computes both kinds of data at every T of the widget, at
+    the starting λ and number of seeds (a few seconds), so these moves only redraw; fewer seeds are always a
+    lookup (the runs of each seed are cached), and a change of λ re-tunes in under a second."""
     import ipywidgets as widgets
 
-    v = dict(MAGIC_COMPARISON_DEFAULTS, kinds="dense")
-    v.update(defaults)
+    v = dict(MAGIC_COMPARISON_LIVE, **defaults)
     lim = MAGIC_COMPARISON_LIMITS
     for name in ("lam", "n_seeds"):
         _check_range(name, v[name], lim)
@@ -584,6 +701,11 @@ def magic_comparison_demo(**defaults):
         n_seeds=widgets.IntSlider(value=v["n_seeds"], min=lim["n_seeds"][0], max=lim["n_seeds"][1],
                                   description="seeds", continuous_update=False),
     )
+
+    if ahead:
+        for kind in KINDS:
+            for T in lim["T"]:
+                magic_comparison_data(kind, controls["lam"].value, T, controls["n_seeds"].value)
 
     return wire(controls, magic_comparison_figure, [["kinds", "lam"], ["T", "n_seeds"]])
 
@@ -612,37 +734,52 @@ class Prop4Data:
             return np.where(g > 0, b / np.where(g > 0, g, 1.0), np.inf)
 
 
-@lru_cache(maxsize=16)
+@lru_cache(maxsize=64)
 @threadpool_limits.wrap(limits=1, user_api="blas")
 def _prop4_runs(K, lam, T, n_seeds):
     prob, w_star, p_star = reference("sparse", lam, loss="squared")
     p = smidas_p(prob.d)
     rho = sst.loss_condition_14(prob.loss)
     eta = sst.smidas_prop4_eta(K, rho, p, prob.d)
-    runs = run_seeds(smidas, prob, range(n_seeds), n_iter=T, eta=eta, p=p, output="random", n_checkpoints=40)
+    runs = _seed_runs("SMIDAS", "sparse", lam, T, eta, n_seeds, "random", loss="squared")
     it = np.maximum(runs.iteration, 1)
     bound = np.asarray(sst.smidas_prop4_bound(K, it, rho, float(np.abs(w_star).sum()), p_star, p, prob.d))
     return eta, runs, bound
 
 
+@lru_cache(maxsize=32)
+def _prop4_theorem3(lam, iterations):
+    """P* + Theorem 3 (14) with eta tuned for each T (Lemma 7's minimum f(eta*)) at the T of ``iterations``."""
+    prob, w_star, p_star = reference("sparse", lam, loss="squared")
+    p0 = prob.objective(np.zeros(prob.d))
+    p, rho, w1 = smidas_p(prob.d), sst.loss_condition_14(prob.loss), float(np.abs(w_star).sum())
+    it = np.maximum(np.asarray(iterations), 1)
+    return np.array([sst.smidas_bound_self_bounded(sst.smidas_eta_self_bounded(t, rho, w1, p0, p, prob.d), t, rho,
+                                                   w1, p0, p, prob.d) for t in it]) + p_star
+
+
 def prop4_data(Ks=(0.1, 1.0, 4.0), lam=0.01, T=30_000, n_seeds=10) -> Prop4Data:
     """Proposition 4 on a MAGIC04S-like *regression* (squared loss (a-y)^2/2, rho = 2 in (14), noise 0.05, so
     that P* is small): SMIDAS with eta = 2K/(kappa rho (1+K)) for every K in ``Ks``, ``n_seeds`` seeds,
-    ``output="random"``, and the bound (1+K)P* + (1+K)^2/K ab/T.  Cached per K."""
-    Ks = tuple(float(k) for k in Ks)
+    ``output="random"``, and the bound (1+K)P* + (1+K)^2/K ab/T.
+
+    Cached per K, and each seed's run separately (n seeds are the first n of any larger number, the numbers of
+    ``run_seeds``).  A K within 1e-12 (in log10) of a position of the widget's slider (:data:`K_GRID`) is taken
+    as that position."""
+    Ks = tuple(_snap(float(k), K_GRID) for k in Ks)
     if not Ks:
         raise ValueError("Ks is empty")
     for K in Ks:
         _check_range("K", K, PROP4_LIMITS)
+    if int(n_seeds) < 1:
+        raise ValueError(f"need at least one seed, got n_seeds={n_seeds}")
     prob, w_star, p_star = reference("sparse", float(lam), loss="squared")
     runs, etas, bounds = {}, {}, {}
     for K in Ks:
         etas[K], runs[K], bounds[K] = _prop4_runs(K, float(lam), int(T), int(n_seeds))
     p0 = prob.objective(np.zeros(prob.d))
-    p, rho, w1 = smidas_p(prob.d), sst.loss_condition_14(prob.loss), float(np.abs(w_star).sum())
-    it = np.maximum(runs[Ks[0]].iteration, 1)
-    thm3 = np.array([sst.smidas_bound_self_bounded(sst.smidas_eta_self_bounded(t, rho, w1, p0, p, prob.d), t, rho,
-                                                   w1, p0, p, prob.d) for t in it]) + p_star
+    p, rho = smidas_p(prob.d), sst.loss_condition_14(prob.loss)
+    thm3 = _prop4_theorem3(float(lam), tuple(int(t) for t in runs[Ks[0]].iteration))
     return Prop4Data(prob, w_star, p_star, p0, p, rho, runs, etas, bounds, thm3)
 
 
@@ -658,14 +795,21 @@ def guarantee_curves(p_star, p0, rho, w1, p, d, T=None, Ks=None):
     return T, thm3, prop4
 
 
-def prop4_figure(Ks=(0.1, 1.0, 4.0), lam=0.01, T=30_000, n_seeds=10, figsize=(12.0, 5.2)) -> Figure:
+@lru_cache(maxsize=32)
+def _guarantee_curves(p_star, p0, rho, w1, p, d):
+    """:func:`guarantee_curves` on its default grids, cached (it depends on λ only)."""
+    return guarantee_curves(p_star, p0, rho, w1, p, d)
+
+
+def prop4_figure(Ks=(0.1, 1.0, 4.0), lam=0.01, T=30_000, n_seeds=10, figsize=(12.0, 5.2), fig=None) -> Figure:
     """Proposition 4 as a Figure.  Left: E[P(w_o)] (mean and min-max band over seeds) for each K against its
     bound (1+K)P* + (1+K)^2/K * ab/T (dashed), with P* and P(0) marked.  Right: the guarantees alone, far beyond
     the runs: the excess E[P(w_o)] - P* that Theorem 3 (14) and Proposition 4 guarantee after T iterations,
     each with its parameter tuned for that T (:func:`guarantee_curves`).  Log-log axes."""
     data = prop4_data(Ks, lam, T, n_seeds)
-    fig = Figure(figsize=figsize, layout="constrained")
-    ax, ax2 = fig.subplots(1, 2, width_ratios=(1.5, 1.0))
+    legend_rows = -(-(2 * len(data.runs) + 3) // 3)  # the legend below the left panel: 3 columns
+    fig, (ax, ax2) = _fixed_axes(fig, figsize, 1, 2, left=0.8, right=0.05, bottom=0.72 + 0.19 * legend_rows,
+                                 top=0.25, wgap=1.4, width_ratios=(1.5, 1.0))
     for k, K in enumerate(data.runs):
         r = data.runs[K]
         keep = r.iteration > 0
@@ -693,7 +837,7 @@ def prop4_figure(Ks=(0.1, 1.0, 4.0), lam=0.01, T=30_000, n_seeds=10, figsize=(12
                  f"λ = {lam:g}, ρ = {data.rho:g}", fontsize=9)
 
     w1 = float(np.abs(data.w_star).sum())
-    Tg, thm3, prop4 = guarantee_curves(data.p_star, data.p0, data.rho, w1, data.p, data.problem.d)
+    Tg, thm3, prop4 = _guarantee_curves(data.p_star, data.p0, data.rho, w1, data.p, data.problem.d)
     ax2.plot(Tg, thm3, color="k", ls="-.", lw=1.5, label=r"Theorem 3 (14), $\eta^\star(T)$")
     ax2.plot(Tg, prop4, color="C4", lw=2, label=r"Proposition 4, best $K$ for each $T$")
     ax2.axhline(data.p_star, color="k", lw=1, label=r"$\varepsilon = P^\star$")
@@ -709,13 +853,16 @@ def prop4_figure(Ks=(0.1, 1.0, 4.0), lam=0.01, T=30_000, n_seeds=10, figsize=(12
     return fig
 
 
-def prop4_demo(**defaults):
+def prop4_demo(ahead=True, **defaults):
     """Live Proposition 4 demo: K (log slider), λ, T and the number of seeds, redrawing :func:`prop4_figure`
-    for one K."""
+    for one K, starting from :data:`PROP4_LIVE` (K = 1, T = 10,000, 5 seeds).
+
+    With ``ahead`` (default), the first display also computes every position of the K slider (:data:`K_GRID`)
+    and of the T and seeds sliders, the others at their starting values (a few seconds), so these moves only
+    redraw; a new λ computes what it shows (a few tenths of a second), and a setting seen before is a lookup."""
     import ipywidgets as widgets
 
-    v = dict(K=1.0, lam=PROP4_DEFAULTS["lam"], T=PROP4_DEFAULTS["T"], n_seeds=PROP4_DEFAULTS["n_seeds"])
-    v.update(defaults)
+    v = dict(PROP4_LIVE, **defaults)
     lim = PROP4_LIMITS
     for name in ("K", "lam", "n_seeds"):
         _check_range(name, v[name], lim)
@@ -729,7 +876,12 @@ def prop4_demo(**defaults):
     )
     controls["K"].readout_format = ".2g"
 
-    def figure(K, **kw):
-        return prop4_figure(Ks=(K,), **kw)
+    def figure(K, fig=None, **kw):
+        return prop4_figure(Ks=(K,), fig=fig, **kw)
+
+    if ahead:
+        start = {k: c.value for k, c in controls.items()}
+        seeds = range(lim["n_seeds"][0], lim["n_seeds"][1] + 1)
+        _compute_ahead(lambda K, **kw: prop4_data(Ks=(K,), **kw), start, dict(K=K_GRID, T=lim["T"], n_seeds=seeds))
 
     return wire(controls, figure, [["K", "lam"], ["T", "n_seeds"]])

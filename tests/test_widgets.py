@@ -58,7 +58,7 @@ def test_scd_bound_demo_widget():
     assert isinstance(box, ipywidgets.VBox)
     assert set(box.controls) == {"d", "m", "lam", "loss", "n_seeds", "T"}
     assert isinstance(box.controls["lam"], ipywidgets.FloatLogSlider)
-    assert box.controls["T"].value == W.SCD_BOUND_DEFAULTS["T"]
+    assert {k: c.value for k, c in box.controls.items()} == W.SCD_BOUND_LIVE   # the chapter's text says so
     with pytest.raises(ValueError, match="range"):
         W.scd_bound_demo(d=10_000)
 
@@ -95,6 +95,68 @@ def test_cd_comparison_demo_widget():
     assert set(box.controls) == {"d", "m", "lam", "loss", "density", "epochs", "n_seeds"}
     with pytest.raises(ValueError):
         W.cd_comparison_demo(density=0.5)
+
+
+def _same_runs(a, b):
+    """Two SeedRuns with the same numbers (all but the wall-clock seconds), bit for bit."""
+    assert a.seeds == b.seeds
+    for name in ("iteration", "data_accesses", "objective", "nnz", "w"):
+        x, y = getattr(a, name), getattr(b, name)
+        assert x.dtype == y.dtype and np.array_equal(x, y), name
+    assert a.info == b.info
+
+
+@pytest.mark.parametrize("order", [(1_000, 20_000, 5_000, 2_000, 10_000), (20_000, 1_000), (5_000,)])
+def test_extended_scd_runs_are_fresh_runs(order):
+    """Each seed's run of demo 1 is extended to the T asked for (the T slider and more seeds cost only what is
+    new): the numbers at each T are those of a fresh ``run_seeds(scd, ...)`` of that T, in any order of T."""
+    from l1lab.solvers import scd
+    from l1lab.experiments import run_seeds
+
+    W._scd_bound_seed.cache_clear()
+    W._scd_bound_data.cache_clear()
+    kw = dict(d=20, m=60, lam=1e-2, loss="logistic", data_seed=3)
+    prob, _, _ = W._problem_reference(20, 60, 1e-2, "logistic", 1.0, 3)
+    for T in order:
+        for n in (3, 1, 4):
+            data = W.scd_bound_data(n_seeds=n, T=T, **kw)
+            _same_runs(data.runs, run_seeds(scd, prob, range(n), n_iter=T, n_checkpoints=40))
+    # a T that is not a position of the slider: a plain run
+    _same_runs(W.scd_bound_data(n_seeds=2, T=1_500, **kw).runs,
+               run_seeds(scd, prob, range(2), n_iter=1_500, n_checkpoints=40))
+    with pytest.raises(ValueError, match="seed"):
+        W.scd_bound_data(n_seeds=0)
+
+
+def test_scd_bound_seeds_are_a_prefix_and_moves_reuse_the_problem():
+    small = W.scd_bound_data(d=20, m=60, n_seeds=2, T=2_000)
+    large = W.scd_bound_data(d=20, m=60, n_seeds=5, T=2_000)
+    assert small.problem is large.problem and small.p_star == large.p_star
+    np.testing.assert_array_equal(large.runs.objective[:2], small.runs.objective)
+    np.testing.assert_array_equal(large.runs.w[:2], small.runs.w)
+
+
+def test_cd_comparison_seeds_are_fresh_runs():
+    from l1lab.solvers import cyclic_cd, gcd, scd
+    from l1lab.experiments import run_seeds
+
+    kw = dict(d=30, m=80, lam=1e-2, loss="squared", epochs=10, density=0.5, data_seed=1)
+    prob, _, _ = W._problem_reference(30, 80, 1e-2, "squared", 0.5, 1)
+    for n in (4, 2):
+        data = W.cd_comparison_data(n_seeds=n, **kw)
+        assert data.problem is prob
+        _same_runs(data.results["SCD"], run_seeds(scd, prob, range(n), n_iter=10 * 30, n_checkpoints=40))
+        cyc, gr = cyclic_cd(prob, 10 * 30, n_checkpoints=40), gcd(prob, 10, n_checkpoints=30)
+        np.testing.assert_array_equal(data.results["cyclic CD"].trace.objective, cyc.trace.objective)
+        np.testing.assert_array_equal(data.results["GCD"].trace.objective, gr.trace.objective)
+    with pytest.raises(ValueError, match="seed"):
+        W.cd_comparison_data(n_seeds=0)
+
+
+def test_cd_comparison_demo_starts_from_the_live_settings():
+    box = W.cd_comparison_demo()
+    assert {k: c.value for k, c in box.controls.items()} == W.CD_COMPARISON_LIVE
+    assert W.CD_COMPARISON_LIVE == dict(W.CD_COMPARISON_DEFAULTS, n_seeds=3)
 
 
 def test_make_problem_rejects_unknown_loss():

@@ -88,7 +88,7 @@ def test_smidas_bound_largest_settings():
     assert len(fig.axes) == 3
     data = W.smidas_bound_data(**kw)
     assert data.runs["SMIDAS"].n_seeds == kw["n_seeds"] and data.runs["SMIDAS"].iteration[-1] == kw["T"]
-    # 30 times Lemma 7's step size leaves (0, 1/a): the case-(14) bound is void (infinite), not negative
+    # 10**1.5 times Lemma 7's step size leaves (0, 1/a): the case-(14) bound is void (infinite), not negative
     assert np.all(np.isinf(data.bound))
 
 
@@ -134,7 +134,8 @@ def test_magic_comparison_largest_settings():
 
 
 def test_magic_comparison_widget_and_errors():
-    box = W.magic_comparison_demo(kinds="sparse", T=5_000, n_seeds=1)   # constructing it draws once: keep it small
+    # constructing it draws once (and, with ahead=True, computes both kinds at every T): keep it small
+    box = W.magic_comparison_demo(kinds="sparse", T=5_000, n_seeds=1, ahead=False)
     assert set(box.controls) == {"kinds", "lam", "T", "n_seeds"}
     assert box.controls["kinds"].value == "sparse"
     with pytest.raises(ValueError, match="range"):
@@ -170,3 +171,112 @@ def test_prop4_largest_settings_and_widget():
         W.prop4_demo(K=1000.0)
     with pytest.raises(ValueError, match="range"):
         W.prop4_data(Ks=(0.0,))
+
+
+# ---------------------------------------------------------------------------------------------- live widgets
+def _same_runs(a, b):
+    """Two SeedRuns with the same numbers (all but the wall-clock seconds), bit for bit."""
+    assert a.seeds == b.seeds
+    for name in ("iteration", "data_accesses", "objective", "nnz", "w"):
+        x, y = getattr(a, name), getattr(b, name)
+        assert x.dtype == y.dtype and np.array_equal(x, y), name
+
+
+def test_cached_seeds_are_the_runs_of_run_seeds():
+    """The demos cache each seed's run: n seeds are the first n of any larger number, bit for bit the runs of
+    ``run_seeds`` with the same arguments."""
+    from l1lab.experiments import run_seeds
+    from l1lab.links import smidas_p
+    from l1lab.solvers import scd, smidas, truncgrad, sgd
+
+    data = W.smidas_bound_data(eta_mult=2.0, kind="sparse", T=1_000, n_seeds=3)
+    prob, eta = data.problem, data.eta
+    kw = dict(n_iter=1_000, eta=eta, output="random", n_checkpoints=40)
+    _same_runs(data.runs["SMIDAS"], run_seeds(smidas, prob, range(3), p=smidas_p(prob.d), **kw))
+    _same_runs(data.runs["TruncGrad"], run_seeds(truncgrad, prob, range(3), **kw))
+    _same_runs(data.runs["SGD"], run_seeds(sgd, prob, range(3), **kw))
+    n_scd = round(1_000 * prob.d / prob.m)
+    _same_runs(data.runs["SCD"], run_seeds(scd, prob, range(3), n_iter=n_scd, n_checkpoints=40))
+    fewer = W.smidas_bound_data(eta_mult=2.0, kind="sparse", T=1_000, n_seeds=2)
+    assert fewer.runs["SMIDAS"].n_seeds == 2
+    np.testing.assert_array_equal(fewer.runs["SMIDAS"].objective, data.runs["SMIDAS"].objective[:2])
+
+    mc = W.magic_comparison_data("sparse", T=1_000, n_seeds=2)
+    for name, solver, extra in (("SMIDAS", smidas, dict(p=smidas_p(prob.d))), ("TruncGrad", truncgrad, {})):
+        for eta_k, gap in mc.tuning[name]:
+            fresh = solver(mc.problem, 1_000, eta_k, seed=1000, n_checkpoints=2, **extra)
+            assert gap == float(fresh.trace.objective[-1] - mc.p_star)
+        _same_runs(mc.runs[name], run_seeds(solver, mc.problem, range(2), n_iter=1_000, eta=mc.eta[name],
+                                            n_checkpoints=40, **extra))
+
+    pr = W.prop4_data(Ks=(1.0,), T=1_000, n_seeds=2)
+    _same_runs(pr.runs[1.0], run_seeds(smidas, pr.problem, range(2), n_iter=1_000, eta=pr.etas[1.0],
+                                       p=smidas_p(pr.problem.d), output="random", n_checkpoints=40))
+    with pytest.raises(ValueError, match="seed"):
+        W.prop4_data(n_seeds=0)
+    with pytest.raises(ValueError, match="seed"):
+        W.smidas_bound_data(n_seeds=0)
+
+
+def test_log_sliders_land_on_their_grids():
+    """The η/η₃ and K sliders move in quarter decades from their minimum; every position, as a browser or
+    Python computes it, is a point of ETA_MULT_GRID or K_GRID (which the demos compute ahead), 1 among them."""
+    for grid, lim in ((W.ETA_MULT_GRID, W.SMIDAS_BOUND_LIMITS["eta_mult"]), (W.K_GRID, W.PROP4_LIMITS["K"])):
+        assert 1.0 in grid and (grid[0], grid[-1]) == lim
+        lo = np.log10(lim[0])
+        for k, g in enumerate(grid):
+            for value in (10 ** (lo + 0.25 * k), g * (1 + 1e-15), 10 ** (0.25 * round(np.log10(g) / 0.25))):
+                assert W._snap(value, grid) == g
+        assert W._snap(1.05, grid) == 1.05       # not a position: taken as it is
+    assert {0.1, 10 ** -0.5, 1.0, 10 ** 0.5, 10.0} <= set(W.ETA_MULT_GRID)   # the chapter's sweep
+    a = W.smidas_bound_data(eta_mult=10 ** 0.25, T=1_000, n_seeds=2)
+    assert W.smidas_bound_data(eta_mult=10 ** 0.25 * (1 + 1e-14), T=1_000, n_seeds=2) is a
+    assert W.prop4_data(Ks=(10 ** 0.5 * (1 - 1e-14),), T=5_000, n_seeds=2).runs.keys() == {10 ** 0.5}
+
+
+def test_demos_start_from_the_live_settings_and_compute_ahead():
+    box = W.smidas_bound_demo(T=1_000, n_seeds=2)
+    assert {k: c.value for k, c in box.controls.items()} == dict(W.SMIDAS_BOUND_LIVE, T=1_000, n_seeds=2)
+    info = W._smidas_bound_data.cache_info()
+    for eta_mult in W.ETA_MULT_GRID:                 # every position of the η slider is ready, both cases
+        for case in W.CASES:
+            W.smidas_bound_data(eta_mult=eta_mult, case=case, T=1_000, n_seeds=2)
+    W.smidas_bound_data(kind="dense", T=1_000, n_seeds=2)
+    W.smidas_bound_data(T=20_000, n_seeds=2)
+    W.smidas_bound_data(T=1_000, n_seeds=10)
+    assert W._smidas_bound_data.cache_info().misses == info.misses
+    assert {k: c.value for k, c in W.smidas_bound_demo(ahead=False).controls.items()} == W.SMIDAS_BOUND_LIVE
+
+    box = W.prop4_demo(T=5_000, n_seeds=2)
+    assert {k: c.value for k, c in box.controls.items()} == dict(W.PROP4_LIVE, T=5_000, n_seeds=2)
+    info = W._prop4_runs.cache_info()
+    for K in W.K_GRID:
+        W.prop4_data(Ks=(K,), T=5_000, n_seeds=2)
+    assert W._prop4_runs.cache_info().misses == info.misses
+
+    box = W.magic_comparison_demo(kinds="sparse", lam=0.1, n_seeds=1)
+    assert {k: c.value for k, c in box.controls.items()} == dict(W.MAGIC_COMPARISON_LIVE, kinds="sparse",
+                                                                   lam=0.1, n_seeds=1)
+    info = W._magic_comparison_data.cache_info()
+    for kind in W.KINDS:
+        for T in W.MAGIC_COMPARISON_LIMITS["T"]:
+            W.magic_comparison_data(kind, lam=0.1, T=T, n_seeds=1)
+    assert W._magic_comparison_data.cache_info().misses == info.misses
+
+
+def test_widget_figures_redraw_in_place_with_a_fixed_layout():
+    """The widgets' figures have fixed margins (no layout engine to rerun at each move) and are redrawn in
+    place: the same figure and axes, and the pixels of a fresh figure."""
+    from l1lab.live import png_bytes
+
+    cases = [(W.link_figure, dict(p=2.0), dict(p=40.0, theta1=-1.0)),
+             (W.smidas_bound_figure, dict(T=1_000, n_seeds=2), dict(T=1_000, n_seeds=2, case="14")),
+             (W.magic_comparison_figure, dict(kinds=("sparse",), T=1_000, n_seeds=1),
+              dict(kinds=("sparse",), T=2_000, n_seeds=1)),
+             (W.prop4_figure, dict(Ks=(1.0,), T=5_000, n_seeds=2), dict(Ks=(0.1,), T=5_000, n_seeds=2))]
+    for fn, first, second in cases:
+        fig = fn(**first)
+        assert fig.get_layout_engine() is None
+        axes = list(fig.axes)
+        assert fn(fig=fig, **second) is fig and list(fig.axes) == axes
+        assert png_bytes(fig) == png_bytes(fn(**second)), fn.__name__
