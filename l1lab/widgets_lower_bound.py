@@ -18,8 +18,10 @@ estimation.  The runs are cached per B (and per seed for SCD), and both demos sh
 Demo 1 (:func:`frontier_figure`): the frontier between :math:`\|w\|_0` and the excess risk, the best s-sparse
 points each method found, against :math:`\min\{0.12, B^2/(16s)\}`.  Demo 2 (:func:`steps_figure`): the number of
 steps each method needs to reach an excess risk eps, against :math:`B^2/(16\varepsilon)`, with a sweep over eps
-(:func:`steps_sweep`).  On two cores, B = 2 computes in about 0.5 s and B = 3 in about 2 s, once; after that
-every change redraws in well under a second (the chapter draws both values of B before its widgets).
+(:func:`steps_sweep`).  On two cores, B = 2 computes in about 0.5 s and B = 3 in about 2 s, once; the widgets
+compute both values of B for their seeds when they are built (nothing, after the chapter's own figures), so
+that every later change costs a redraw and at most a new SCD seed (10 to 50 ms).  Their figure functions take
+``fig=`` and redraw the widget's one figure in place (:func:`l1lab.live.figure_axes`).
 """
 from __future__ import annotations
 
@@ -34,6 +36,7 @@ from . import lower_bound as lb
 from .plotting import ALGORITHM_COLORS, scrubbable_sweep
 from .problem import Problem
 from .solvers import cyclic_cd, gcd, scd
+from .live import figure_axes
 from .theory import shalev_shwartz_tewari as sst
 from .widgets import _check_choice, _check_range, _log_slider, wire
 
@@ -58,6 +61,8 @@ STEPS_LIMITS = dict(B=lb.EXACT_B, eps=(1e-4, 0.12), n_seeds=(1, 20, 1))
 _BOUND = dict(color="C3", ls="--", lw=1.6)
 _POP = dict(color="C3", ls=":", lw=1.4)
 _EXACT = dict(color="k", lw=1.8)
+#: SCD restricted to the greedy support: a darker shade of SCD's blue (C0 mixed with 40% black)
+_SCD_DARK = "#13476c"
 
 
 def _log_axes(ax):
@@ -242,7 +247,7 @@ def draw_frontier(ax, data: FrontierData, s_range=None):
     mk = mk[mk < d]
     ax.plot(mk, data.greedy[mk - 1], "o", mfc="none", color="C4", ms=7, label="forward greedy selection")
     rsel = (data.restricted_s >= lo_s) & (data.restricted_s <= hi_s) & (data.restricted_s < d)
-    ax.plot(data.restricted_s[rsel], _floor(data.restricted[rsel], floor), "x", color="C5", ms=7,
+    ax.plot(data.restricted_s[rsel], _floor(data.restricted[rsel], floor), "x", color=_SCD_DARK, ms=7,
             label="SCD on the greedy support")
     for name, best in data.found.items():
         b = best[:, sel]
@@ -274,14 +279,23 @@ def draw_frontier(ax, data: FrontierData, s_range=None):
     return floor
 
 
-def frontier_figure(B=2, s_range=(1, 800), n_seeds=10, figsize=(8.0, 5.2)) -> Figure:
+def frontier_figure(B=2, s_range=(1, 800), n_seeds=10, figsize=(8.0, 5.2), fig=None) -> Figure:
     """Demo 1 as a Figure: excess risk against the number of nonzeros, log-log -- the exact frontier (with the
     points forward greedy selection and restricted SCD find on it), the best s-sparse points SCD (median and
-    min-max over seeds), cyclic CD and GCD visited, and Lemma 5's bounds.  ``s_range`` is clipped to [1, d]."""
+    min-max over seeds), cyclic CD and GCD visited, and Lemma 5's bounds.  ``s_range`` is clipped to [1, d].
+    ``fig``: a figure this function returned before, redrawn in place (:func:`l1lab.live.figure_axes`)."""
     data = frontier_data(B, n_seeds)
-    fig = Figure(figsize=figsize, layout="constrained")
-    draw_frontier(fig.add_subplot(), data, s_range)
+    fig, ax = figure_axes(fig, figsize)
+    draw_frontier(ax, data, s_range)
     return fig
+
+
+def _compute_ahead(n_seeds, frontier):
+    """Compute the runs of both values of B for SCD seeds 0..n_seeds-1 (and forward selection for demo 1)
+    before the widget is shown, so that the B buttons answer with a redraw: about 2 s of CPU the first time
+    for B = 3, nothing if the chapter's figures have already computed them."""
+    for B in lb.EXACT_B:
+        (frontier_data if frontier else steps_data)(B, n_seeds)
 
 
 def frontier_demo(**defaults):
@@ -297,6 +311,7 @@ def frontier_demo(**defaults):
     _check_range("s", hi, lim)
     if lo >= hi:
         raise ValueError(f"s_range must be increasing, got {v['s_range']}")
+    _compute_ahead(v["n_seeds"], frontier=True)
     controls = dict(
         B=widgets.ToggleButtons(options=list(lim["B"]), value=v["B"], description="B"),
         s_range=widgets.IntRangeSlider(value=(lo, hi), min=lim["s"][0], max=lim["s"][1], description="s",
@@ -428,7 +443,7 @@ def draw_steps(axes, data: StepsData, eps):
     fa = data.failure_accuracy
     ax2.axvspan(d / (B * B - 1.0), x.max(), color="0.5", alpha=0.08, lw=0,
                 label=r"$\varepsilon < (B^2-1)/d$: proof with this $d$ does not apply")
-    ax2.axvline(1.0 / fa, color="C3", lw=1, alpha=0.6, label=f"printed bound > exact below ε = {fa:.2g}")
+    ax2.axvline(1.0 / fa, color="C3", lw=1, ls="--", alpha=0.6, label=f"printed bound > exact below ε = {fa:.2g}")
     ax2.axvline(1.0 / eps, color="0.3", lw=1)
     _log_axes(ax2)
     ax2.set_xlim(x.min(), x.max())
@@ -439,14 +454,15 @@ def draw_steps(axes, data: StepsData, eps):
     ax2.legend(loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=2, fontsize=7)
 
 
-def steps_figure(B=2, eps=0.01, n_seeds=10, figsize=(13.0, 6.4)) -> Figure:
+def steps_figure(B=2, eps=0.01, n_seeds=10, figsize=(13.0, 6.4), fig=None) -> Figure:
     """Demo 2 as a Figure: excess risk against steps (left) and steps to reach eps against 1/eps (right) for
     SCD (median and min-max over seeds), cyclic CD and GCD, against Lemma 5's B^2/(16 eps) and the exact least
-    number of steps."""
+    number of steps.  ``fig``: a figure this function returned before, redrawn in place
+    (:func:`l1lab.live.figure_axes`)."""
     _check_range("eps", eps, STEPS_LIMITS)
     data = steps_data(B, n_seeds)
-    fig = Figure(figsize=figsize, layout="constrained")
-    draw_steps(fig.subplots(1, 2), data, float(eps))
+    fig, axes = figure_axes(fig, figsize, nrows=1, ncols=2)
+    draw_steps(axes, data, float(eps))
     inst = data.instance
     fig.suptitle(f"Lemma 5's instance, B = {inst.B}, d = {inst.d} (exact, m = {inst.problem.m}); lemma units: "
                  f"loss $(a-y)^2$", fontsize=10)
@@ -479,6 +495,7 @@ def steps_demo(**defaults):
     _check_choice("B", v["B"], lim["B"])
     _check_range("eps", v["eps"], lim)
     _check_range("n_seeds", v["n_seeds"], lim)
+    _compute_ahead(v["n_seeds"], frontier=False)
     controls = dict(
         B=widgets.ToggleButtons(options=list(lim["B"]), value=v["B"], description="B"),
         eps=_log_slider(widgets, v["eps"], *lim["eps"], "ε", step=0.1, readout_format=".1e"),

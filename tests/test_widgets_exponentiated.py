@@ -2,8 +2,9 @@
 their defaults and at the widgets' largest settings, the widgets' construction, and their range checks.
 
 Nothing is timed here.  The number of seeds only repeats a run, so the largest settings are run with the
-largest d (and T0) and few seeds; the scaling figure's defaults (d up to 10^4, five seeds, about 10 s) run in
-the chapter itself (``pytest --nbval-lax chapters/exponentiated.ipynb``).
+largest d (and T0) and few seeds; the scaling figure's defaults (d up to 10^5, five seeds, about 20 s) run in
+the chapter itself (``pytest --nbval-lax chapters/exponentiated.ipynb``).  The live widgets' caches are tested
+here: seeds reuse (bit for bit), controls that only redraw, and the in-place figures.
 """
 import math
 
@@ -206,3 +207,125 @@ def test_smg_too_large_step_raises_but_eg_does_not():
         smg(prob, 2.0, 4.0, n_steps=50)
     res = smg(prob, 2.0, 4.0, n_steps=50, exact=True)
     assert np.abs(res.w).sum() <= 4.0 * (1 + 1e-12)
+
+
+# ---------------------------------------------------------------------------------------------- live demos
+def test_excess_risk_rows_is_the_teachers_excess_risk_row_by_row():
+    rng = np.random.default_rng(3)
+    rows = []
+    for d in (1, 2, 5, 14, 15, 100, 1_000):
+        for p in (1, 2, 3, 4):
+            if p > d:
+                continue
+            for scale in (0.0, 0.01, 0.3, 2.0):
+                w = rng.normal(0, scale, d)
+                w[:p] += rng.normal(0, 2, p)
+                rows.append((w, p, 1.5))
+    c = W.teacher_constants(300, 3, 2.0)
+    rows += [(W.smg_stream(300, 400, c.smg_eta(400), c.F1, 3, 2.0, seed=1)[1], 3, 2.0),
+             (W.sg_l2_stream(300, 400, c.sg_eta(400), c.F2, 3, 2.0, seed=1)[1], 3, 2.0)]
+    for w, p, beta in rows:
+        ref = W.excess_risk(w, p, beta)
+        assert W.excess_risk_rows(w, p, beta) == pytest.approx(ref, rel=1e-12, abs=1e-15)
+    M = np.array([w for w, p, _ in rows if w.size == 100 and p == 2])
+    np.testing.assert_allclose(W.excess_risk_rows(M), [W.excess_risk(w) for w in M], rtol=1e-12, atol=1e-15)
+    with pytest.raises(ValueError, match="p must be"):
+        W.excess_risk_rows(np.zeros(3), p=4)
+
+
+def test_best_fixed_value_is_best_fixed_decision_compiled():
+    from l1lab.solvers.online import best_fixed_decision
+
+    for d, p, beta in ((10, 2, 2.0), (100, 4, 1.0)):
+        c = W.teacher_constants(d, p, beta)
+        prob = W.teacher_problem(400, d, p, beta, seed=5)
+        X = np.ascontiguousarray(prob.X.toarray())
+        for T in (50, 400):
+            for l2, radius, constraint in ((False, c.F1, "l1_ball"), (True, c.F2, "l2_ball")):
+                ref = best_fixed_decision(prob, np.arange(T), constraint, radius, max_iter=100)[1]
+                assert W._best_fixed_value(X[:T], prob.y[:T], l2, radius, 100, 1e-12) == pytest.approx(ref, rel=1e-10)
+
+
+def _clear_run_caches():
+    W._STREAM_RUNS.clear()
+    W._regret_seed.cache_clear()
+    W._averaging_seed.cache_clear()
+
+
+def test_seeds_are_a_prefix_bit_for_bit():
+    """n seeds computed alone are exactly the first n rows of a larger number, in every demo (the widgets
+    reuse the runs of the seeds they have seen)."""
+    _clear_run_caches()
+    few = W.horizon_runs(100, 3, 1.5, n_seeds=2, T_max=300)
+    reg = W.regret_data(d=10, p=3, beta=1.5, n_seeds=2)
+    avg = W.averaging_data(d=10, p=3, beta=1.5, T0=300, n_seeds=2)
+    _clear_run_caches()
+    many = W.horizon_runs(100, 3, 1.5, n_seeds=4, T_max=300)
+    reg4 = W.regret_data(d=10, p=3, beta=1.5, n_seeds=4)
+    avg4 = W.averaging_data(d=10, p=3, beta=1.5, T0=300, n_seeds=4)
+    for name in ("SMG", "SG"):
+        assert np.array_equal(few.excess[name], many.excess[name][:2])
+        assert np.array_equal(reg.regret[name], reg4.regret[name][:2])
+        assert np.array_equal(reg.excess[name], reg4.excess[name][:2])
+    assert np.array_equal(avg.avg, avg4.avg[:2]) and np.array_equal(avg.last, avg4.last[:2])
+    # and asking for fewer seeds afterwards computes nothing
+    n = len(W._STREAM_RUNS)
+    assert np.array_equal(W.horizon_runs(100, 3, 1.5, n_seeds=3, T_max=300).excess["SG"], many.excess["SG"][:3])
+    assert len(W._STREAM_RUNS) == n
+
+
+def test_horizon_runs_are_the_streamed_runs():
+    runs = W.horizon_runs(100, 2, 2.0, n_seeds=2, T_max=200, data_seed=7)
+    c = runs.constants
+    for s in range(2):
+        for k, T in enumerate(runs.grid):
+            T = int(T)
+            w1 = W.smg_stream(100, T, c.smg_eta(T), c.F1, 2, 2.0, seed=7 + s)[1]
+            w2 = W.sg_l2_stream(100, T, c.sg_eta(T), c.F2, 2, 2.0, seed=7 + s)[1]
+            assert runs.excess["SMG"][s, k] == pytest.approx(W.excess_risk(w1), rel=1e-12)
+            assert runs.excess["SG"][s, k] == pytest.approx(W.excess_risk(w2), rel=1e-12)
+
+
+def test_averaging_checkpoints_are_the_runs_for_each_tau():
+    data = W.averaging_data(d=10, p=2, beta=2.0, T0=300, eta_mult=2.0, n_seeds=2)
+    c = data.constants
+    prob = W.teacher_problem(int(data.taus[-1]), 10, 2, 2.0, seed=2001)
+    for k in (0, len(data.taus) // 2, len(data.taus) - 1):
+        r = smg(prob, data.eta, c.F1, order=np.arange(data.taus[k]))
+        assert data.avg[1, k] == pytest.approx(W.excess_risk(r.w_avg), rel=1e-9)
+        assert data.last[1, k] == pytest.approx(W.excess_risk(r.w), rel=1e-9)
+
+
+def test_drawing_controls_compute_nothing():
+    W.regret_data(d=10, n_seeds=2, delta=0.05)
+    misses = W._regret_seed.cache_info().misses
+    data = W.regret_data(d=10, n_seeds=2, delta=0.3)
+    assert W._regret_seed.cache_info().misses == misses and data.delta == 0.3
+    W.scaling_data(d_max=100, n_seeds=1, eps=0.15)
+    n = len(W._STREAM_RUNS)
+    W.scaling_data(d_max=100, n_seeds=1, eps=0.2)
+    assert len(W._STREAM_RUNS) == n
+
+
+def test_live_widgets_start_light_and_redraw_in_place():
+    box = W.scaling_demo(n_seeds=1)
+    assert box.controls["d_max"].value == W.SCALING_DEMO_DEFAULTS["d_max"] == 1_000
+    assert list(box.controls["d_max"].options) == [100, 1_000]
+    assert list(W.scaling_demo(d_max=100_000, n_seeds=1).controls["d_max"].options) == \
+        list(W.SCALING_LIMITS["d_max"])
+    assert W.regret_demo().controls["n_seeds"].value == W.REGRET_DEMO_DEFAULTS["n_seeds"] == 3
+    fig = W.regret_figure(d=10, n_seeds=2)
+    axes = list(fig.axes)
+    again = W.regret_figure(d=10, n_seeds=2, delta=0.2, fig=fig)
+    assert again is fig and list(fig.axes) == axes
+    fig = W.averaging_figure(d=10, T0=300, n_seeds=2)
+    assert W.averaging_figure(d=10, T0=300, n_seeds=2, eta_mult=0.5, fig=fig) is fig
+    fig = W.scaling_figure(d_max=100, n_seeds=1)
+    assert W.scaling_figure(d_max=100, n_seeds=1, eps=0.2, fig=fig) is fig
+    # demo 2's step above Lemma 5.3's limit: a message in the same figure, and back
+    box = W.averaging_demo(d=10, T0=300)
+    first = box.image.value
+    box.controls["eta_mult"].value = 3.0
+    assert len(box.live.fig.axes) == 0 and "Lemma 5.3" in box.live.fig.texts[0].get_text()
+    box.controls["eta_mult"].value = 1.0
+    assert box.image.value == first

@@ -110,3 +110,18 @@ def test_widgets_build_and_check_their_ranges():
         W.steps_figure(eps=1e-6)
     with pytest.raises(ValueError, match="B must be one of"):
         W.steps_data(B=2.5)
+
+
+def test_widgets_compute_both_B_ahead_and_redraw_in_place():
+    W.frontier_demo(n_seeds=3)
+    W.steps_demo(n_seeds=3)
+    misses = (W._frontier_data.cache_info().misses, W._steps_data.cache_info().misses)
+    for B in (2, 3):
+        W.frontier_data(B, 3)
+        W.steps_data(B, 3)
+    assert (W._frontier_data.cache_info().misses, W._steps_data.cache_info().misses) == misses
+    fig = W.steps_figure(n_seeds=3)
+    axes = list(fig.axes)
+    assert W.steps_figure(n_seeds=3, eps=0.001, fig=fig) is fig and list(fig.axes) == axes
+    fig = W.frontier_figure(n_seeds=3)
+    assert W.frontier_figure(n_seeds=3, s_range=(10, 100), fig=fig) is fig and fig.axes[0].get_xlim() == (10, 100)
