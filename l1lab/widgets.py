@@ -201,7 +201,7 @@ def _scd_bound_runs(d, m, lam, loss, n_seeds, T, data_seed):
     return SeedRuns.from_results(results, range(n_seeds))
 
 
-@lru_cache(maxsize=32)
+@lru_cache(maxsize=128)
 @threadpool_limits.wrap(limits=1, user_api="blas")
 def _scd_bound_data(d, m, lam, loss, n_seeds, T, data_seed):
     prob, w_star, p_star = _problem_reference(d, m, lam, loss, 1.0, data_seed)
@@ -326,10 +326,12 @@ def _log_slider(widgets, value, lo, hi, description, step=0.25, readout_format="
                                   description=description, continuous_update=False, readout_format=readout_format)
 
 
-def scd_bound_demo(**defaults):
+def scd_bound_demo(ahead=True, **defaults):
     """Live demo 1: sliders for d, m, λ (log scale), the loss, the number of seeds and T, redrawing
     :func:`scd_bound_figure`, starting from :data:`SCD_BOUND_LIVE` (5 seeds, T = 5,000).
-    More seeds and another T only run what is missing (each seed's run is cached and extended).  Returns an
+    More seeds and another T only run what is missing (each seed's run is cached and extended).  With ``ahead``
+    (default), the first display also computes every position of the loss, seeds and T controls, each with the
+    others at their starting values (a fraction of a second), so these moves only redraw.  Returns an
     ipywidgets VBox (display it, or let it be a cell's value)."""
     import ipywidgets as widgets
 
@@ -348,6 +350,12 @@ def scd_bound_demo(**defaults):
         T=widgets.SelectionSlider(options=list(lim["T"]), value=v["T"], description="T",
                                   continuous_update=False),
     )
+    if ahead:
+        start = {k: c.value for k, c in controls.items()}
+        for name, values in (("loss", LOSSES), ("n_seeds", range(lim["n_seeds"][0], lim["n_seeds"][1] + 1)),
+                             ("T", lim["T"])):
+            for value in values:
+                scd_bound_data(**dict(start, **{name: value}))
 
     return wire(controls, scd_bound_figure, [["d", "m", "lam"], ["loss", "n_seeds", "T"]])
 
@@ -363,7 +371,7 @@ class CdComparisonData:
     results: dict
 
 
-@lru_cache(maxsize=128)
+@lru_cache(maxsize=512)
 @threadpool_limits.wrap(limits=1, user_api="blas")
 def _cd_comparison_scd(d, m, lam, loss, epochs, density, data_seed, seed):
     """One SCD seed of demo 2 (cached per seed: n seeds are the first n of any larger number)."""
@@ -371,7 +379,7 @@ def _cd_comparison_scd(d, m, lam, loss, epochs, density, data_seed, seed):
     return scd(prob, epochs * prob.d, seed=seed, n_checkpoints=40)
 
 
-@lru_cache(maxsize=32)
+@lru_cache(maxsize=128)
 @threadpool_limits.wrap(limits=1, user_api="blas")
 def _cd_comparison_deterministic(d, m, lam, loss, epochs, density, data_seed):
     """Cyclic CD and GCD of demo 2 (they do not depend on the number of SCD seeds)."""
@@ -380,7 +388,7 @@ def _cd_comparison_deterministic(d, m, lam, loss, epochs, density, data_seed):
     return cyclic_cd(prob, epochs * prob.d, n_checkpoints=40), gcd(prob, epochs, n_checkpoints=30)
 
 
-@lru_cache(maxsize=16)
+@lru_cache(maxsize=128)
 def _cd_comparison_data(d, m, lam, loss, epochs, density, n_seeds, data_seed):
     prob, w_star, p_star = _problem_reference(d, m, lam, loss, density, data_seed)
     # SCD and cyclic CD: `epochs` passes over the d coordinates (~ epochs nnz(X) data accesses)
@@ -422,10 +430,12 @@ def cd_comparison_figure(d=100, m=300, lam=1e-2, loss="logistic", epochs=50, den
     return fig
 
 
-def cd_comparison_demo(**defaults):
+def cd_comparison_demo(ahead=True, **defaults):
     """Live demo 2: sliders for d, m, λ, the loss, the data density, the budget (passes over X) and the number
     of SCD seeds, redrawing :func:`cd_comparison_figure`, starting from :data:`CD_COMPARISON_LIVE` (3 SCD
-    seeds).  Returns an ipywidgets VBox."""
+    seeds).  With ``ahead`` (default), the first display also computes every position of the loss, density,
+    budget and seeds controls, each with the others at their starting values (about a second), so these moves
+    only redraw; a new d, m or λ computes what it shows.  Returns an ipywidgets VBox."""
     import ipywidgets as widgets
 
     v = dict(CD_COMPARISON_LIVE, **defaults)
@@ -444,5 +454,12 @@ def cd_comparison_demo(**defaults):
         n_seeds=widgets.IntSlider(value=v["n_seeds"], min=lim["n_seeds"][0], max=lim["n_seeds"][1],
                                   description="SCD seeds", continuous_update=False),
     )
+    if ahead:
+        start = {k: c.value for k, c in controls.items()}
+        for name, values in (("loss", LOSSES), ("density", lim["density"]),
+                             ("epochs", range(lim["epochs"][0], lim["epochs"][1] + 1, lim["epochs"][2])),
+                             ("n_seeds", range(lim["n_seeds"][0], lim["n_seeds"][1] + 1))):
+            for value in values:
+                cd_comparison_data(**dict(start, **{name: value}))
 
     return wire(controls, cd_comparison_figure, [["d", "m", "lam", "loss"], ["density", "epochs", "n_seeds"]])

@@ -399,7 +399,7 @@ def theorem3_bound(case, eta, T, rho, w1, p0, p, d):
     return np.asarray(sst.smidas_bound_self_bounded(eta, T, rho, w1, p0, p, d), dtype=np.float64)
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=128)
 @threadpool_limits.wrap(limits=1, user_api="blas")
 def _smidas_bound_data(eta_mult, case, kind, lam, T, n_seeds):
     prob, w_star, p_star = reference(kind, lam)

@@ -153,10 +153,30 @@ def test_cd_comparison_seeds_are_fresh_runs():
         W.cd_comparison_data(n_seeds=0)
 
 
-def test_cd_comparison_demo_starts_from_the_live_settings():
-    box = W.cd_comparison_demo()
-    assert {k: c.value for k, c in box.controls.items()} == W.CD_COMPARISON_LIVE
+def test_demos_start_from_the_live_settings_and_compute_ahead():
+    box = W.cd_comparison_demo(d=30, m=50)
+    start = dict(W.CD_COMPARISON_LIVE, d=30, m=50)
+    assert {k: c.value for k, c in box.controls.items()} == start
     assert W.CD_COMPARISON_LIVE == dict(W.CD_COMPARISON_DEFAULTS, n_seeds=3)
+    info = W._cd_comparison_data.cache_info()
+    lim = W.CD_COMPARISON_LIMITS
+    for name, values in (("loss", W.LOSSES), ("density", lim["density"]),
+                         ("epochs", range(lim["epochs"][0], lim["epochs"][1] + 1, lim["epochs"][2])),
+                         ("n_seeds", range(1, lim["n_seeds"][1] + 1))):
+        for value in values:   # every position of these controls was computed at first display
+            W.cd_comparison_data(**dict(start, **{name: value}))
+    assert W._cd_comparison_data.cache_info().misses == info.misses
+
+    box = W.scd_bound_demo(d=20, m=50)
+    start = dict(W.SCD_BOUND_LIVE, d=20, m=50)
+    assert {k: c.value for k, c in box.controls.items()} == start
+    info = W._scd_bound_data.cache_info()
+    for name, values in (("loss", W.LOSSES), ("n_seeds", range(2, W.SCD_BOUND_LIMITS["n_seeds"][1] + 1)),
+                         ("T", W.SCD_BOUND_LIMITS["T"])):
+        for value in values:
+            W.scd_bound_data(**dict(start, **{name: value}))
+    assert W._scd_bound_data.cache_info().misses == info.misses
+    assert {k: c.value for k, c in W.scd_bound_demo(ahead=False).controls.items()} == W.SCD_BOUND_LIVE
 
 
 def test_make_problem_rejects_unknown_loss():
