@@ -24,22 +24,32 @@ unit-l2 tf-idf rows, 47 % positive), and says so in its title (:data:`STAND_IN`)
 Early stopping.  The demos measure when a run first reaches a level (a direction error, a test accuracy), so
 they stop a run as soon as it reaches the most demanding level the widget can ask for (:func:`run_until`,
 which ends :func:`l1lab.solvers.pgs.pgs` from its monitor); every other level is read off the stored curve.
-The slider ranges keep a new setting to a few seconds on a 2-core machine (a change of the target or the level
-alone is immediate), and ``tests/test_widgets_pgs.py`` runs the largest ones.
+
+Live widgets.  A setting of these demos runs PGS hundreds of times (seconds to tens of seconds on a 2-core
+machine), so the widgets compute everything their sliders can reach when they are built, and a move only
+redraws: the runs are cached per seed (:func:`_seed_prefix`; fewer seeds or runs are the first of more, exactly
+as computed fresh), a target, a level or delta is read off the stored runs, and the seeds slider goes up to the
+number of seeds the widget was built with.  What would need new runs on every move -- sigma and the output of
+demo (a), whose 450 runs take about 10 s -- is an argument of the demo rather than a slider.  The bounds demo
+(d) is small enough to recompute a new loss, p or sigma on the move.  The figures use fixed margins instead of a
+constrained layout (:func:`_fixed_axes`), so that a redraw measures no text.  ``tests/test_widgets_pgs.py`` runs
+the largest settings and checks that the widgets' moves run no solver.
 """
 from __future__ import annotations
 
 import math
 import time
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 
 import numpy as np
 from matplotlib.figure import Figure
+from matplotlib.ticker import NullLocator
 from threadpoolctl import threadpool_limits
 
 from .datasets import make_classification, make_regression
 from .datasets_pgs import direction_error, make_gaussian_classes, make_text_like
+from .live import figure_axes
 from .plotting import scrubbable_sweep
 from .problem import Problem
 from .solvers import lbfgs, pgs
@@ -138,6 +148,53 @@ def run_until(problem, n_iter, sigma, measure, stop=None, n_checkpoints=80, **pg
     except _Reached:
         stopped = len(vals) < cps.size
     return Curve(cps[:len(vals)].copy(), np.array(vals), np.array(secs), stopped)
+
+
+#: runs cached per setting and seed (see :func:`_seed_prefix`); at most _SEED_RUNS_MAX settings are kept
+_SEED_RUNS: dict = {}
+_SEED_RUNS_MAX = 1024
+
+
+def _seed_prefix(key, n, compute):
+    """The results of the setting ``key`` for the seeds 0, ..., n-1: those cached, and ``compute(seeds)`` (a list
+    of results, run under one BLAS thread) for the missing ones.  Every seed's run depends on its seed alone, so
+    the first n of more seeds are exactly the results of n seeds computed fresh (except measured seconds): a
+    smaller number of seeds is a lookup, a larger one runs only the new seeds."""
+    have = _SEED_RUNS.pop(key, [])
+    if len(have) < n:
+        with threadpool_limits(limits=1, user_api="blas"):
+            have = have + list(compute(range(len(have), n)))
+    _SEED_RUNS[key] = have          # the most recently used last
+    while len(_SEED_RUNS) > _SEED_RUNS_MAX:
+        _SEED_RUNS.pop(next(iter(_SEED_RUNS)))
+    return tuple(have[:n])
+
+
+def _fixed_axes(fig, figsize, nrows, ncols, margins, **subplots_kw):
+    """``(fig, axes)`` from :func:`l1lab.live.figure_axes` with fixed margins (``margins``: the gridspec's left,
+    right, bottom, top, wspace, hspace as figure fractions) and no layout engine.  The figures of this chapter
+    carry many tick labels and legend entries, which a constrained layout measures again at every move (as
+    long as the drawing itself); with fixed margins a live redraw measures nothing."""
+    return figure_axes(fig, figsize, layout="none", nrows=nrows, ncols=ncols, gridspec_kw=dict(margins),
+                       **subplots_kw)
+
+
+#: the fixed margins of the figures (see :func:`_fixed_axes`)
+_MARGINS_1x2 = dict(left=0.075, right=0.985, bottom=0.11, top=0.87, wspace=0.2)
+_MARGINS_1x3 = dict(left=0.05, right=0.99, bottom=0.11, top=0.87, wspace=0.27)
+_MARGINS_2x2 = dict(left=0.075, right=0.985, bottom=0.07, top=0.9, wspace=0.2, hspace=0.2)
+
+
+def _thousands(v):
+    """3000 -> "3k" (training set sizes)."""
+    return f"{int(v) // 1000}k" if v >= 1000 and int(v) % 1000 == 0 else f"{int(v)}"
+
+
+def _data_ticks(axis, values, fmt=_thousands):
+    """Label a log axis at the data's own values (the training set sizes or mini-batch sizes of a figure), without
+    minor ticks."""
+    axis.set_ticks([float(v) for v in values], [fmt(v) for v in values])
+    axis.set_minor_locator(NullLocator())
 
 
 def _median_band(per_run):
@@ -258,35 +315,58 @@ class InverseRuns:
         return float(i), float(self.lbfgs_accesses[i]), float(self.lbfgs_seconds[i])
 
 
-@lru_cache(maxsize=96)
-@threadpool_limits.wrap(limits=1, user_api="blas")
-def _inverse_runs(n, m, sigma, n_runs, output, data_seed):
-    X, y, w_star = gaussian_toy(n, data_seed)
-    prob = Problem(X[:m], y[:m], "logistic", 0.0)
+@lru_cache(maxsize=1)
+def _inverse_problem(n, m, data_seed):
+    """The logistic-loss Problem of the first m examples of the toy (the last one asked for is kept: its CSR
+    copy is up to 100 MB)."""
+    X, y, _ = gaussian_toy(n, data_seed)
+    return Problem(X[:m], y[:m], "logistic", 0.0)
+
+
+def _inverse_curves(n, m, sigma, n_runs, output, data_seed):
+    """The PGS runs of demo (a) at (n, m) for the seeds 0, ..., n_runs-1, cached per seed."""
+    w_star = gaussian_toy(n, data_seed)[2]
     lo = INVERSE_LIMITS["target"][0]
 
     def err(w):
         return direction_error(w, w_star)
 
-    curves = tuple(run_until(prob, INVERSE_T_MAX, sigma, err, stop=lambda v: v <= lo,
-                             n_checkpoints=INVERSE_CHECKPOINTS, seed=s, output=output) for s in range(n_runs))
-    ref = lbfgs(prob, sigma, tol=1e-10, n_checkpoints=100_000, monitor=err)
+    def compute(seeds):
+        prob = _inverse_problem(n, m, data_seed)
+        return [run_until(prob, INVERSE_T_MAX, sigma, err, stop=lambda v: v <= lo,
+                          n_checkpoints=INVERSE_CHECKPOINTS, seed=s, output=output) for s in seeds]
+
+    return _seed_prefix(("inverse", n, m, sigma, output, data_seed), n_runs, compute)
+
+
+@lru_cache(maxsize=96)
+@threadpool_limits.wrap(limits=1, user_api="blas")
+def _inverse_lbfgs(n, m, sigma, data_seed):
+    w_star = gaussian_toy(n, data_seed)[2]
+
+    def err(w):
+        return direction_error(w, w_star)
+
+    ref = lbfgs(_inverse_problem(n, m, data_seed), sigma, tol=1e-10, n_checkpoints=100_000, monitor=err)
     it = ref.trace.iteration
     if not np.array_equal(it, np.arange(it.size)):
         raise RuntimeError("expected the L-BFGS trace to hold every iteration")
-    return InverseRuns(n, m, sigma, output, curves, float(err(ref.w)), ref.info["monitor"],
-                       ref.trace.data_accesses, ref.trace.seconds)
+    return float(err(ref.w)), ref.info["monitor"], ref.trace.data_accesses, ref.trace.seconds
 
 
 def inverse_runs(n, m, sigma=1e-2, n_runs=25, output="last", data_seed=0) -> InverseRuns:
     """Demo (a) at one dimension n and training set size m: ``n_runs`` runs of PGS (p = 2, logistic, k = 1,
-    seeds 0, 1, ...) on the first m examples of :func:`gaussian_toy`, and L-BFGS on the same objective.  Cached."""
+    seeds 0, 1, ...) on the first m examples of :func:`gaussian_toy`, and L-BFGS on the same objective.  Cached
+    per seed: fewer runs are the first of more, and more runs compute only the new seeds."""
     _check_choice("n", n, INVERSE_NS)
     _check_choice("m", m, INVERSE_MS)
     _check_range("sigma", sigma, INVERSE_LIMITS)
     _check_range("n_runs", n_runs, INVERSE_LIMITS)
     _check_choice("output", output, INVERSE_LIMITS["output"])
-    return _inverse_runs(int(n), int(m), float(sigma), int(n_runs), str(output), int(data_seed))
+    n, m, sigma, data_seed = int(n), int(m), float(sigma), int(data_seed)
+    curves = _inverse_curves(n, m, sigma, int(n_runs), str(output), data_seed)
+    hat, err, acc, sec = _inverse_lbfgs(n, m, sigma, data_seed)
+    return InverseRuns(n, m, sigma, str(output), curves, hat, err, acc, sec)
 
 
 @dataclass(frozen=True)
@@ -326,9 +406,10 @@ class InverseData:
         return math.exp(x0 + (math.log(self.target) - y0) * (x1 - x0) / (y1 - y0))
 
 
+@lru_cache(maxsize=256)
 def inverse_data(n_max=40, sigma=1e-2, target=0.05, n_runs=25, output="last", data_seed=0) -> InverseData:
     """Demo (a)'s computation for every n of INVERSE_NS up to ``n_max`` (see :class:`InverseData`).  The runs
-    are cached per (n, m, sigma, n_runs, output): a new target is immediate."""
+    are cached per (n, m, sigma, output, seed): a new target, a smaller n_max or fewer runs are immediate."""
     _check_choice("n_max", n_max, INVERSE_LIMITS["n_max"])
     _check_range("target", target, INVERSE_LIMITS)
     ns = tuple(n for n in INVERSE_NS if n <= n_max)
@@ -359,9 +440,9 @@ def draw_inverse(axes, data: InverseData, ylims=None):
         med, lo, hi = data.pgs_median[i], data.pgs_q25[i], data.pgs_q75[i]
         ok = np.isfinite(med)
         ax0.plot(ms[ok], med[ok], "o-", color=col, lw=2, ms=5, label=f"n = {n}: PGS, median of {data.n_runs} runs")
-        for j in np.nonzero(ok)[0]:
-            top = hi[j] if np.isfinite(hi[j]) else INVERSE_T_MAX
-            ax0.plot([ms[j], ms[j]], [lo[j], top], color=col, lw=1.2, alpha=0.6)
+        if ok.any():   # the quartiles of the runs
+            ax0.vlines(ms[ok], lo[ok], np.where(np.isfinite(hi[ok]), hi[ok], INVERSE_T_MAX), color=col, lw=1.2,
+                       alpha=0.6)
         if (~ok).any():
             ax0.plot(ms[~ok] * shift[n], np.full((~ok).sum(), INVERSE_T_MAX), "^", color=col, ms=8, mfc="none",
                      mew=1.5)
@@ -369,11 +450,13 @@ def draw_inverse(axes, data: InverseData, ylims=None):
         if np.isfinite(m0):
             ax0.axvline(m0, color=col, ls=":", lw=1.2)
             ax2.axvline(m0, color=col, ls=":", lw=1.2)
-        ax1.plot(ms[ok], med[ok] * n, "o-", color=col, lw=2, ms=5, label=f"n = {n}: PGS")
+        ax1.plot(ms[ok], med[ok] * n, "o-", color=col, lw=2, ms=5)
         lok = np.isfinite(data.lbfgs_accesses[i])
-        ax1.plot(ms[lok], data.lbfgs_accesses[i][lok], "s--", color=col, lw=1.5, ms=5, mfc="none",
-                 label=f"n = {n}: L-BFGS")
-        ax2.plot(ms, data.hat_error[i], "o-", color=col, lw=2, ms=5, label=f"n = {n}")
+        ax1.plot(ms[lok], data.lbfgs_accesses[i][lok], "s--", color=col, lw=1.5, ms=5, mfc="none")
+        ax2.plot(ms, data.hat_error[i], "o-", color=col, lw=2, ms=5)
+    # the colours (n) are named in the left legend; the middle one names the solvers
+    ax1.plot([], [], "o-", color="0.4", lw=2, ms=5, label="PGS")
+    ax1.plot([], [], "s--", color="0.4", lw=1.5, ms=5, mfc="none", label="L-BFGS")
     ax0.plot([], [], "^", color="0.4", ms=8, mfc="none", mew=1.5, label=f"median run: not within {INVERSE_T_MAX:,}")
     ax0.plot([], [], ":", color="0.4", lw=1.2, label=r"$m_0$: where $\hat w$ itself reaches the target")
     ax0.set_ylabel(f"PGS iterations to direction error ≤ {data.target:g}")
@@ -387,24 +470,28 @@ def draw_inverse(axes, data: InverseData, ylims=None):
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.set_xlim(0.7 * ms[0], 1.4 * ms[-1])
+        _data_ticks(ax.xaxis, data.ms)
         ax.set_xlabel("training set size $m$")
         ax.grid(True, which="major", alpha=0.3)
+        if k < 2:      # several decades: decades only (minor ticks would carry no labels)
+            ax.yaxis.set_minor_locator(NullLocator())
         if ylims is not None and ylims[k] is not None:
             ax.set_ylim(*ylims[k])
         elif k < 2:  # room for the legend above the curves
             lo, hi = ax.get_ylim()
             ax.set_ylim(lo, hi * 8)
     ax0.legend(fontsize=7, loc="upper right", ncol=2)
-    ax1.legend(fontsize=7, loc="upper left", ncol=3)
+    ax1.legend(fontsize=7, loc="upper left", ncol=2)
     ax2.legend(fontsize=7, loc="lower left")
 
 
 def inverse_figure(n_max=40, sigma=1e-2, target=0.05, n_runs=25, output="last", data_seed=0,
-                   figsize=(14.0, 4.6)) -> Figure:
-    """Demo (a), the Figure 9 analogue, as a Figure (:func:`draw_inverse`)."""
+                   figsize=(14.0, 4.6), fig=None) -> Figure:
+    """Demo (a), the Figure 9 analogue, as a Figure (:func:`draw_inverse`); ``fig``: the figure to redraw in
+    place (:func:`l1lab.live.figure_axes`)."""
     data = inverse_data(n_max, sigma, target, n_runs, output, data_seed)
-    fig = Figure(figsize=figsize, layout="constrained")
-    draw_inverse(fig.subplots(1, 3), data)
+    fig, axes = _fixed_axes(fig, figsize, 1, 3, _MARGINS_1x3)
+    draw_inverse(axes, data)
     fig.suptitle(f"Two Gaussian classes N(±μ, I) in n dimensions, logistic loss: direction error "
                  f"‖w*/‖w*‖ − w/‖w‖‖₂ ≤ {target:g} (Figure 9 of Zhu et al. 2009)", fontsize=11)
     return fig
@@ -435,10 +522,12 @@ def inverse_target_sweep(values=(0.04, 0.05, 0.07, 0.1), n_max=40, sigma=1e-2, n
 
 
 def inverse_demo(**defaults):
-    """Live demo (a): the largest n, sigma (log scale), the target, the number of runs and the output, redrawing
-    :func:`inverse_figure`.  A new target (or a smaller n_max) redraws from the cache in under a second; a new
-    sigma, output or number of runs reruns PGS (about 2 s for n = 10, about 10 s up to n = 40, 25 runs, on two
-    cores)."""
+    """Live demo (a): the largest n, the target and the number of runs, redrawing :func:`inverse_figure` for
+    the ``sigma`` and ``output`` given here (keywords; default INVERSE_DEFAULTS).  The runs are computed when the
+    widget is built -- ``n_runs`` of them for every m and every n up to ``n_max`` (the sliders' tops), about
+    10 s on two cores for 25 runs up to n = 40, nothing if the chapter's figure ran them -- and every move is a
+    lookup: a smaller n_max, fewer runs (the first of them) or another target.  A new sigma or output would rerun the 450 runs and the
+    18 L-BFGS solves (seconds), so they are arguments of the demo, not sliders."""
     import ipywidgets as widgets
 
     v = dict(INVERSE_DEFAULTS, **defaults)
@@ -447,17 +536,19 @@ def inverse_demo(**defaults):
     _check_choice("output", v["output"], lim["output"])
     for name in ("sigma", "target", "n_runs"):
         _check_range(name, v[name], lim)
+    sigma, output, n_runs = float(v["sigma"]), str(v["output"]), int(v["n_runs"])
+    inverse_data(v["n_max"], sigma, v["target"], n_runs, output)      # every slider position, now
+    lo = min(lim["n_runs"][0], n_runs)
     controls = dict(
-        n_max=widgets.SelectionSlider(options=list(lim["n_max"]), value=v["n_max"], description="largest n",
-                                      continuous_update=False),
-        sigma=_log_slider(widgets, v["sigma"], *lim["sigma"], "σ", step=0.5, readout_format=".0e"),
+        n_max=widgets.SelectionSlider(options=[n for n in lim["n_max"] if n <= v["n_max"]], value=v["n_max"],
+                                      description="largest n", continuous_update=False),
         target=widgets.FloatSlider(value=v["target"], min=lim["target"][0], max=lim["target"][1], step=0.005,
                                    description="target", continuous_update=False, readout_format=".3f"),
-        n_runs=widgets.IntSlider(value=v["n_runs"], min=lim["n_runs"][0], max=lim["n_runs"][1], step=5,
+        n_runs=widgets.IntSlider(value=n_runs, min=lo, max=n_runs, step=5 if (n_runs - lo) % 5 == 0 else 1,
                                  description="runs", continuous_update=False),
-        output=widgets.Dropdown(options=list(lim["output"]), value=v["output"], description="output"),
     )
-    return wire(controls, inverse_figure, [["n_max", "sigma", "target"], ["n_runs", "output"]])
+    return wire(controls, partial(inverse_figure, sigma=sigma, output=output),
+                [["n_max", "target", "n_runs"]])
 
 
 # ----------------------------------------------------------------------------------------------- demo (b)
@@ -570,21 +661,22 @@ class TextRuns:
         return float(_median_band(reach[:, 0])[0]), float(_median_band(reach[:, 1])[0])
 
 
-@lru_cache(maxsize=64)
-@threadpool_limits.wrap(limits=1, user_api="blas")
 def _text_runs(p, k, m, sigma, n_seeds):
     sets = text_sets()
-    prob = _text_problem(m)
     top = max(TEXT_LEVELS)
-    curves = tuple(run_until(prob, text_iterations(k), sigma, sets.accuracy, stop=lambda v: v >= top,
-                             n_checkpoints=TEXT_CHECKPOINTS, p=p, k=k, seed=s, output="last")
-                   for s in range(n_seeds))
-    return TextRuns(p, k, m, sigma, curves)
+
+    def compute(seeds):
+        prob = _text_problem(m)
+        return [run_until(prob, text_iterations(k), sigma, sets.accuracy, stop=lambda v: v >= top,
+                          n_checkpoints=TEXT_CHECKPOINTS, p=p, k=k, seed=s, output="last") for s in seeds]
+
+    return TextRuns(p, k, m, sigma, _seed_prefix(("text", p, k, m, sigma), n_seeds, compute))
 
 
 def text_runs(p, k, m, sigma=None, n_seeds=3) -> TextRuns:
     """PGS on the first m documents of the stand-in with norm p, mini-batch size k and regularization sigma
-    (default TEXT_SIGMA[(p, m)], the paper's protocol); ``n_seeds`` runs.  Cached."""
+    (default TEXT_SIGMA[(p, m)], the paper's protocol); ``n_seeds`` runs (seeds 0, 1, ...).  Cached per seed:
+    fewer seeds are the first of more, more seeds run only the new ones."""
     p = float(p)
     if not 1.0 < p <= 2.0:
         raise ValueError(f"p must lie in (1, 2], got {p}")
@@ -630,6 +722,7 @@ class TextData:
         return a[self.ms.index(m_to)] / a[self.ms.index(m_from)]
 
 
+@lru_cache(maxsize=16)
 def text_data(n_seeds=3) -> TextData:
     """Demo (b)'s computation (see :class:`TextData`); about 20 s on two cores the first time.  With the same
     number of seeds, the runs for p = 2 are shared with :func:`fixed_sigma_data`."""
@@ -661,14 +754,13 @@ def _level_color(i):
     return f"C{i}"
 
 
-def text_figure(n_seeds=3, figsize=(12.0, 8.0)) -> Figure:
+def text_figure(n_seeds=3, figsize=(12.0, 8.0), fig=None) -> Figure:
     """Demo (b), Figures 5-8 of Zhu et al. (2009) on the CCAT stand-in, with the paper's protocol (sigma(m) the
     most accurate on a validation set): for p = 2 (k = 1) and p = 1.8 (k = 300), the seconds (top; L-BFGS
     dashed) and PGS iterations (bottom) to each test-accuracy level against m.  A level missing at a small m is
-    not reached there (within the run's budget)."""
+    not reached there (within the run's budget).  ``fig``: the figure to redraw in place."""
     data = text_data(n_seeds)
-    fig = Figure(figsize=figsize, layout="constrained")
-    axes = fig.subplots(2, len(TEXT_CONFIGS), sharex=True)
+    fig, axes = _fixed_axes(fig, figsize, 2, len(TEXT_CONFIGS), _MARGINS_2x2)
     ms = np.asarray(data.ms, dtype=np.float64)
     for c, cfg in enumerate(TEXT_CONFIGS):
         top, bottom = axes[0, c], axes[1, c]
@@ -676,37 +768,48 @@ def text_figure(n_seeds=3, figsize=(12.0, 8.0)) -> Figure:
             col = _level_color(i)
             s, it, ls = data.pgs_seconds[cfg][i], data.pgs_iterations[cfg][i], data.lbfgs_seconds[cfg][i]
             ok, lok = np.isfinite(s), np.isfinite(ls)
-            top.plot(ms[ok], s[ok], "o-", color=col, lw=2, ms=5, label=f"PGS, {100 * lev:g} %")
-            top.plot(ms[lok], ls[lok], "s--", color=col, lw=1.2, ms=4, mfc="none", label=f"L-BFGS, {100 * lev:g} %")
-            bottom.plot(ms[np.isfinite(it)], it[np.isfinite(it)], "o-", color=col, lw=2, ms=5,
-                        label=f"{100 * lev:g} %")
+            top.plot(ms[ok], s[ok], "o-", color=col, lw=2, ms=5)
+            top.plot(ms[lok], ls[lok], "s--", color=col, lw=1.2, ms=4, mfc="none")
+            bottom.plot(ms[np.isfinite(it)], it[np.isfinite(it)], "o-", color=col, lw=2, ms=5)
         sig = ", ".join(f"{s:.0e}" for s in data.sigma[cfg])
-        top.set_title(f"{_config_name(cfg)}: seconds to the level (median of {data.n_seeds} runs)", fontsize=10)
-        bottom.set_title(f"PGS iterations (each reads {cfg[1]} example{'s' if cfg[1] > 1 else ''}); σ(m) = {sig}",
+        top.set_title(f"{_config_name(cfg)}: seconds to the level, median of {data.n_seeds} runs", fontsize=10)
+        bottom.set_title(f"PGS iterations ({cfg[1]} example{'s' if cfg[1] > 1 else ''} each); σ(m) = {sig}",
                          fontsize=9)
         top.set_ylabel("seconds")
         bottom.set_ylabel("iterations")
-        bottom.set_xlabel("training set size $m$ (σ(m): the most accurate on a validation set)")
+        bottom.set_xlabel("training set size $m$")
         for ax in (top, bottom):
             ax.set_xscale("log")
             ax.set_yscale("log")
+            ax.set_xlim(0.85 * ms[0], 1.18 * ms[-1])     # the same m axis in both rows
+            _data_ticks(ax.xaxis, data.ms)
             ax.grid(True, which="major", alpha=0.3)
-        top.legend(fontsize=7, ncol=2, loc="upper left")
-        bottom.legend(fontsize=7, ncol=2, loc="upper left")
-    fig.suptitle(f"Test accuracy levels, logistic loss, on the {STAND_IN}", fontsize=10)
+        top.tick_params(axis="x", labelbottom=False)
+    # one legend for the four panels: the colours are the levels, the line styles the solvers
+    ax = axes[0, 0]
+    for i, lev in enumerate(data.levels):
+        ax.plot([], [], color=_level_color(i), lw=2, label=f"{100 * lev:g} % test accuracy")
+    ax.plot([], [], "o-", color="0.3", lw=2, ms=5, label="PGS (median run)")
+    ax.plot([], [], "s--", color="0.3", lw=1.2, ms=4, mfc="none", label="L-BFGS")
+    ax.legend(fontsize=7, ncol=3, loc="upper left")
+    fig.suptitle(f"Test accuracy levels, logistic loss, σ(m) the most accurate on a validation set, on the\n{STAND_IN}",
+                 fontsize=9)
     return fig
 
 
 def text_demo(**defaults):
-    """Live demo (b): the number of seeds, redrawing :func:`text_figure` (cached per seed count; five seeds take
-    about 40 s on two cores the first time)."""
+    """Live demo (b): the number of seeds, from 1 to ``n_seeds`` (default TEXT_DEFAULTS), redrawing
+    :func:`text_figure`.  The runs of ``n_seeds`` seeds are computed when the widget is built (nothing if the
+    chapter's figure ran them; five seeds take about 40 s on two cores the first time), and a smaller number
+    of seeds is the first of them: every move is a lookup."""
     import ipywidgets as widgets
 
     v = dict(TEXT_DEFAULTS, **defaults)
     _check_range("n_seeds", v["n_seeds"], TEXT_LIMITS)
-    controls = dict(n_seeds=widgets.IntSlider(value=v["n_seeds"], min=TEXT_LIMITS["n_seeds"][0],
-                                              max=TEXT_LIMITS["n_seeds"][1], description="seeds",
-                                              continuous_update=False))
+    n_seeds = int(v["n_seeds"])
+    text_data(n_seeds)
+    controls = dict(n_seeds=widgets.IntSlider(value=n_seeds, min=TEXT_LIMITS["n_seeds"][0], max=n_seeds,
+                                              description="seeds", continuous_update=False))
     return wire(controls, text_figure, [["n_seeds"]])
 
 
@@ -730,6 +833,7 @@ class FixedSigmaData:
         return np.min(self.iterations, axis=0)
 
 
+@lru_cache(maxsize=64)
 def fixed_sigma_data(level=0.92, n_seeds=3) -> FixedSigmaData:
     """p = 2, k = 1 on the stand-in at every sigma of FIXED_SIGMAS and m of TEXT_MS, and at the tuned sigma(m)
     with the same seeds.  The runs are shared with :func:`text_data` where the sigmas coincide (same seeds)."""
@@ -771,6 +875,7 @@ def draw_fixed_sigma(axes, data: FixedSigmaData, ylim=None):
     ax1.set_title("what each σ can reach (L-BFGS)", fontsize=10)
     for ax in axes:
         ax.set_xscale("log")
+        _data_ticks(ax.xaxis, data.ms)
         ax.set_xlabel("training set size $m$")
         ax.grid(True, which="major", alpha=0.3)
         ax.legend(fontsize=7, loc="upper right" if ax is ax0 else "lower right")
@@ -779,11 +884,11 @@ def draw_fixed_sigma(axes, data: FixedSigmaData, ylim=None):
         ax0.set_ylim(*ylim)
 
 
-def fixed_sigma_figure(level=0.92, n_seeds=3, figsize=(12.0, 4.6)) -> Figure:
-    """The second figure of demo (b) (:func:`draw_fixed_sigma`)."""
+def fixed_sigma_figure(level=0.92, n_seeds=3, figsize=(12.0, 4.6), fig=None) -> Figure:
+    """The second figure of demo (b) (:func:`draw_fixed_sigma`); ``fig``: the figure to redraw in place."""
     data = fixed_sigma_data(level, n_seeds)
-    fig = Figure(figsize=figsize, layout="constrained")
-    draw_fixed_sigma(fig.subplots(1, 2), data)
+    fig, axes = _fixed_axes(fig, figsize, 1, 2, _MARGINS_1x2)
+    draw_fixed_sigma(axes, data)
     fig.suptitle(f"Which σ? Logistic loss on the {STAND_IN}", fontsize=10)
     return fig
 
@@ -807,18 +912,22 @@ def fixed_sigma_sweep(levels=TEXT_LEVELS, n_seeds=3, dpi=72) -> str:
 
 
 def fixed_sigma_demo(**defaults):
-    """Live version of :func:`fixed_sigma_figure`: the level and the number of seeds (a level is immediate once
-    the runs of a seed count are cached; three seeds take about 20 s on two cores the first time)."""
+    """Live version of :func:`fixed_sigma_figure`: the level and the number of seeds, from 1 to ``n_seeds``
+    (default FIXED_DEFAULTS).  The runs of ``n_seeds`` seeds are computed when the widget is built (nothing if
+    the chapter's figure ran them; three seeds take about 20 s on two cores the first time); a level or fewer
+    seeds is a lookup."""
     import ipywidgets as widgets
 
     v = dict(FIXED_DEFAULTS, **defaults)
     _check_choice("level", v["level"], TEXT_LEVELS)
     _check_range("n_seeds", v["n_seeds"], TEXT_LIMITS)
+    n_seeds = int(v["n_seeds"])
+    fixed_sigma_data(v["level"], n_seeds)
     controls = dict(
         level=widgets.SelectionSlider(options=list(TEXT_LEVELS), value=v["level"], description="level",
                                       continuous_update=False),
-        n_seeds=widgets.IntSlider(value=v["n_seeds"], min=TEXT_LIMITS["n_seeds"][0], max=TEXT_LIMITS["n_seeds"][1],
-                                  description="seeds", continuous_update=False),
+        n_seeds=widgets.IntSlider(value=n_seeds, min=TEXT_LIMITS["n_seeds"][0], max=n_seeds, description="seeds",
+                                  continuous_update=False),
     )
     return wire(controls, fixed_sigma_figure, [["level", "n_seeds"]])
 
@@ -916,10 +1025,12 @@ class KData:
         return self.median() * self.step_running
 
 
+@lru_cache(maxsize=64)
 def k_data(p=1.8, level=0.92, n_seeds=3) -> KData:
     """Demo (c)'s computation: PGS (last iterate) on K_M documents of the stand-in for every k of K_VALUES (runs
     stopped at max(TEXT_LEVELS), so every level is read off the same runs), and :func:`step_seconds` for both
-    implementations of the norm.  Cached per (p, n_seeds)."""
+    implementations of the norm.  The runs are cached per seed and shared with :func:`text_data` (k = 1 for
+    p = 2, k = 300 for p = 1.8)."""
     _check_choice("p", p, K_LIMITS["p"])
     _check_choice("level", level, K_LIMITS["level"])
     _check_range("n_seeds", n_seeds, K_LIMITS)
@@ -936,15 +1047,14 @@ def k_data(p=1.8, level=0.92, n_seeds=3) -> KData:
                  prob.nnz / prob.m)
 
 
-def k_figure(p=1.8, level=0.92, n_seeds=3, figsize=(14.0, 4.6)) -> Figure:
+def k_figure(p=1.8, level=0.92, n_seeds=3, figsize=(14.0, 4.6), fig=None) -> Figure:
     """Demo (c), Section VII of Zhu et al. (2009): against the mini-batch size k, the iterations to the level
     (median, min-max band over seeds, and the line 1/k through k = 1: what perfect averaging would give), the
     examples read (iterations x k: the work of one iteration is O(dk)), and the seconds: measured with the running
     norm, and Figure 2's O(dk + n) implementation (its seconds per iteration times the same iterations).  The
-    vertical line is k = n/d."""
+    vertical line is k = n/d.  ``fig``: the figure to redraw in place."""
     data = k_data(p, level, n_seeds)
-    fig = Figure(figsize=figsize, layout="constrained")
-    ax0, ax1, ax2 = fig.subplots(1, 3)
+    fig, (ax0, ax1, ax2) = _fixed_axes(fig, figsize, 1, 3, _MARGINS_1x3)
     ks = np.asarray(data.ks, dtype=np.float64)
     med = data.median()
     ok = np.isfinite(med)
@@ -954,7 +1064,7 @@ def k_figure(p=1.8, level=0.92, n_seeds=3, figsize=(14.0, 4.6)) -> Figure:
     ax0.plot(ks[ok], med[ok], "o-", color="C0", lw=2, label=f"PGS: median of {data.iterations.shape[1]}, band min–max")
     if ok[0]:
         ax0.plot(ks, med[0] / ks, color="0.4", ls=":", label="1/k (through k = 1)")
-    ax1.plot(ks[ok], data.examples[ok], "o-", color="C0", lw=2, label="examples read: iterations × k")
+    ax1.plot(ks[ok], data.examples[ok], "o-", color="C0", lw=2)
     if ok.any():
         ax1.set_ylim(data.examples[ok].min() / 4, data.examples[ok].max() * 4)
     ax2.plot(ks[ok], data.median("seconds")[ok], "o-", color="C0", lw=2, label="running norm O(dk): measured")
@@ -967,37 +1077,44 @@ def k_figure(p=1.8, level=0.92, n_seeds=3, figsize=(14.0, 4.6)) -> Figure:
         ax.axvline(kd, color="k", lw=1, ls="--")
         ax.set_xscale("log")
         ax.set_yscale("log")
+        _data_ticks(ax.xaxis, data.ks, str)
         ax.set_xlabel("mini-batch size $k$")
         ax.grid(True, which="major", alpha=0.3)
+    ax0.yaxis.set_minor_locator(NullLocator())      # several decades: decades only
     ax0.plot([], [], color="k", lw=1, ls="--", label=f"k = n/d = {kd:.0f}")
     ax0.set_ylabel(f"iterations to {100 * level:g} % test accuracy")
-    ax1.set_ylabel("examples read to the level")
+    ax1.set_ylabel("examples read to the level: iterations × k")
     ax2.set_ylabel("seconds to the level")
     ax0.set_title("iterations", fontsize=10)
     ax1.set_title("work with the running norm", fontsize=10)
     ax2.set_title("time: the two implementations of ∇r*", fontsize=10)
-    for ax in (ax0, ax1, ax2):
-        ax.legend(fontsize=7, loc="best")
+    ax0.legend(fontsize=7, loc="lower left")
+    ax2.legend(fontsize=7, loc="upper right")
     fig.suptitle(f"The mini-batch size k: p = {data.p:g}, σ = {data.sigma:.0e}, m = {data.m:,} documents of the "
                  f"{STAND_IN}", fontsize=9)
     return fig
 
 
 def k_demo(**defaults):
-    """Live demo (c): p, the level and the number of seeds, redrawing :func:`k_figure` (a new level is immediate;
-    a new p or seed count takes 10 to 30 s on two cores the first time)."""
+    """Live demo (c): p, the level and the number of seeds, from 1 to ``n_seeds`` (default K_DEFAULTS),
+    redrawing :func:`k_figure`.  The runs and the time measurements for both p and ``n_seeds`` seeds are made
+    when the widget is built (10 to 30 s on two cores the first time, a few seconds after the chapter's
+    figure); every move is a lookup."""
     import ipywidgets as widgets
 
     v = dict(K_DEFAULTS, **defaults)
     _check_choice("p", v["p"], K_LIMITS["p"])
     _check_choice("level", v["level"], K_LIMITS["level"])
     _check_range("n_seeds", v["n_seeds"], K_LIMITS)
+    n_seeds = int(v["n_seeds"])
+    for p in (v["p"],) + tuple(q for q in K_LIMITS["p"] if q != v["p"]):
+        k_data(p, v["level"], n_seeds)
     controls = dict(
         p=widgets.Dropdown(options=list(K_LIMITS["p"]), value=v["p"], description="p"),
         level=widgets.SelectionSlider(options=list(TEXT_LEVELS), value=v["level"], description="level",
                                       continuous_update=False),
-        n_seeds=widgets.IntSlider(value=v["n_seeds"], min=K_LIMITS["n_seeds"][0], max=K_LIMITS["n_seeds"][1],
-                                  description="seeds", continuous_update=False),
+        n_seeds=widgets.IntSlider(value=n_seeds, min=K_LIMITS["n_seeds"][0], max=n_seeds, description="seeds",
+                                  continuous_update=False),
     )
     return wire(controls, k_figure, [["p", "level", "n_seeds"]])
 
@@ -1011,6 +1128,9 @@ BOUNDS_T = 3_000
 #: horizons of the regret panel and the seeds it uses (each horizon needs the minimum of sum_t c_t)
 REGRET_TS = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000)
 REGRET_SEEDS = 5
+#: L-BFGS's tolerance for the minimum of sum_t c_t: it moves the regret by less than 1e-10 (1e-5 for p near 1
+#: with large sigma), far below what the figure shows, in half the time of 1e-12
+REGRET_TOL = 1e-8
 
 
 @lru_cache(maxsize=3)
@@ -1083,17 +1203,43 @@ def _played_points(prob, T, sigma, p, B, seed):
     return np.array(ws), batches[:, 0]
 
 
-@lru_cache(maxsize=32)
+@lru_cache(maxsize=64)
 @threadpool_limits.wrap(limits=1, user_api="blas")
-def _bounds_data(loss, p, sigma, n_seeds, delta):
+def _bounds_setup(loss, p, sigma):
+    """(B, L, F_hat(w_hat)) of demo (d) at (loss, p, sigma): the radius of S (squared loss; None otherwise),
+    Section IV's Lipschitz constant, and the minimum by L-BFGS to 1e-12."""
     prob = bounds_problem(loss)
     X = np.asarray(prob.X)
     B = zhu.least_squares_radius(prob.smooth(np.zeros(prob.d)), sigma, p) if loss == "squared" else None
     L = zhu.loss_lipschitz_constant(X, loss, p, B=B, y=prob.y)
     f_hat = lbfgs(prob, sigma, p=p, B=B, tol=1e-12).objective
-    runs = [pgs(prob, BOUNDS_T, sigma, p=p, B=B, seed=s, output="random", n_checkpoints=30) for s in range(n_seeds)]
-    it = runs[0].trace.iteration[1:]
-    gaps = np.maximum(np.array([r.trace.objective[1:] for r in runs]) - f_hat, 0.0)
+    return B, L, f_hat
+
+
+def _bounds_gap_runs(loss, p, sigma, n_seeds):
+    """F_hat of PGS's random output at the checkpoints, (iteration, objective) for the seeds 0, ..., n_seeds-1
+    (cached per seed)."""
+    B = _bounds_setup(loss, p, sigma)[0]
+
+    def compute(seeds):
+        prob = bounds_problem(loss)
+        out = []
+        for s in seeds:
+            tr = pgs(prob, BOUNDS_T, sigma, p=p, B=B, seed=s, output="random", n_checkpoints=30).trace
+            out.append((tr.iteration[1:], tr.objective[1:]))
+        return out
+
+    return _seed_prefix(("bounds", loss, p, sigma), n_seeds, compute)
+
+
+@lru_cache(maxsize=64)
+@threadpool_limits.wrap(limits=1, user_api="blas")
+def _bounds_regret(loss, p, sigma):
+    """(REGRET_TS, regret, Lemma 1's bound) of REGRET_SEEDS runs (seeds 1000, 1001, ...) of demo (d); the minimum
+    of sum_t c_t by L-BFGS to REGRET_TOL."""
+    prob = bounds_problem(loss)
+    X = np.asarray(prob.X)
+    B = _bounds_setup(loss, p, sigma)[0]
     q = p / (p - 1.0)
     Ts = np.array(REGRET_TS)
     reg = np.empty((REGRET_SEEDS, Ts.size))
@@ -1102,27 +1248,40 @@ def _bounds_data(loss, p, sigma, n_seeds, delta):
         ws, rows = _played_points(prob, int(Ts.max()), sigma, p, B, seed=1000 + s)
         a = np.einsum("ij,ij->i", X[rows], ws[:-1])                      # <w_{t-1}, x_{i_t}>
         dl = prob.loss.deriv(a, prob.y[rows])
-        xq = np.array([np.sum(np.abs(x) ** q) ** (1 / q) for x in X[rows]])
+        xq = _row_norms(X[rows], q)
         bound = zhu.lemma1_regret_bound(np.abs(dl) * xq, sigma, cumulative=True)
-        played = np.cumsum(sigma * np.array([regularizer_value(w, p) for w in ws[:-1]])
+        played = np.cumsum(sigma * _row_norms(ws[:-1], p) ** 2 / (2.0 * (p - 1.0))
                            + prob.loss.value(a, prob.y[rows]))
         for j, T in enumerate(Ts):
             sub = Problem(X[rows[:T]], prob.y[rows[:T]], loss, 0.0)
-            best = T * lbfgs(sub, sigma, p=p, B=B, tol=1e-12).objective
+            best = T * lbfgs(sub, sigma, p=p, B=B, tol=REGRET_TOL).objective
             reg[s, j] = played[T - 1] - best
             lem[s, j] = bound[T - 1]
-    return BoundsData(loss, p, sigma, delta, L, B, f_hat, it, gaps, Ts, reg, lem)
+    return Ts, reg, lem
+
+
+def _row_norms(A, r):
+    """||a||_r of every row a of A, with each row's maximum factored out (as :func:`regularizer_value`)."""
+    M = np.max(np.abs(A), axis=1)
+    safe = np.where(M > 0, M, 1.0)
+    return np.where(M > 0, M * np.sum((np.abs(A) / safe[:, None]) ** r, axis=1) ** (1.0 / r), 0.0)
 
 
 def bounds_data(loss="logistic", p=2.0, sigma=0.05, n_seeds=20, delta=0.1) -> BoundsData:
     """Demo (d)'s computation (see :class:`BoundsData`): PGS with the random output (Figure 1, line 9; the index
     uniform on {0, ..., T-1}) for ``n_seeds`` seeds and T = BOUNDS_T, w_hat by L-BFGS to 1e-12, and the regret of
     REGRET_SEEDS further runs against the minimum of sum_t c_t over S (L-BFGS on the examples drawn).  The squared
-    loss runs on S = {||w||_p <= B} with Section IV's radius.  Cached."""
+    loss runs on S = {||w||_p <= B} with Section IV's radius.  Cached in parts: delta only changes what is drawn,
+    the runs are cached per seed (fewer seeds are the first of more), the regret per (loss, p, sigma)."""
     _check_choice("loss", loss, BOUNDS_LIMITS["loss"])
     for name, v in (("p", p), ("sigma", sigma), ("n_seeds", n_seeds), ("delta", delta)):
         _check_range(name, v, BOUNDS_LIMITS)
-    return _bounds_data(str(loss), float(p), float(sigma), int(n_seeds), float(delta))
+    loss, p, sigma = str(loss), float(p), float(sigma)
+    B, L, f_hat = _bounds_setup(loss, p, sigma)
+    runs = _bounds_gap_runs(loss, p, sigma, int(n_seeds))
+    gaps = np.maximum(np.array([obj for _, obj in runs]) - f_hat, 0.0)
+    Ts, reg, lem = _bounds_regret(loss, p, sigma)
+    return BoundsData(loss, p, sigma, float(delta), L, B, f_hat, runs[0][0], gaps, Ts, reg, lem)
 
 
 def draw_bounds(axes, data: BoundsData, ylims=None):
@@ -1158,6 +1317,8 @@ def draw_bounds(axes, data: BoundsData, ylims=None):
     for k, ax in enumerate(axes):
         ax.set_xscale("log")
         ax.set_yscale("log")
+        for axis in (ax.xaxis, ax.yaxis):      # decades only: the axes span several (and the redraw is faster)
+            axis.set_minor_locator(NullLocator())
         ax.grid(True, which="major", alpha=0.3)
         ax.legend(fontsize=7, loc="lower left" if k == 0 else "upper left")
         if ylims is not None:
@@ -1170,11 +1331,12 @@ def _bounds_title(data):
             r"$\hat F_\sigma(\hat w)$" + f" = {data.f_hat:.4g}")
 
 
-def bounds_figure(loss="logistic", p=2.0, sigma=0.05, n_seeds=20, delta=0.1, figsize=(12.0, 4.6)) -> Figure:
-    """Demo (d) as a Figure (:func:`draw_bounds`)."""
+def bounds_figure(loss="logistic", p=2.0, sigma=0.05, n_seeds=20, delta=0.1, figsize=(12.0, 4.6),
+                  fig=None) -> Figure:
+    """Demo (d) as a Figure (:func:`draw_bounds`); ``fig``: the figure to redraw in place."""
     data = bounds_data(loss, p, sigma, n_seeds, delta)
-    fig = Figure(figsize=figsize, layout="constrained")
-    draw_bounds(fig.subplots(1, 2), data)
+    fig, axes = _fixed_axes(fig, figsize, 1, 2, _MARGINS_1x2)
+    draw_bounds(axes, data)
     fig.suptitle(_bounds_title(data), fontsize=10)
     return fig
 
@@ -1202,7 +1364,11 @@ def bounds_sigma_sweep(values=(0.01, 0.03, 0.1, 0.3, 1.0), loss="logistic", p=2.
 
 def bounds_demo(**defaults):
     """Live demo (d): the loss, p, sigma (log scale), the number of seeds and delta, redrawing
-    :func:`bounds_figure` (about 1 s per new setting on two cores; delta alone is immediate)."""
+    :func:`bounds_figure`.  Delta and fewer seeds only redraw; more seeds run the new ones; a new loss, p or
+    sigma reruns PGS and the regret's comparators (a tenth of a second for the logistic and squared losses,
+    about a second for the hinge loss or p near 1, whose L-BFGS solves are slower).  The three losses at the
+    starting p and sigma are computed when the widget is built (about 1.5 s; the chapter's table of the bounds'
+    ratios uses them too), so the loss menu answers at once there."""
     import ipywidgets as widgets
 
     v = dict(BOUNDS_DEFAULTS, **defaults)
@@ -1210,6 +1376,8 @@ def bounds_demo(**defaults):
     _check_choice("loss", v["loss"], lim["loss"])
     for name in ("p", "sigma", "n_seeds", "delta"):
         _check_range(name, v[name], lim)
+    for loss in lim["loss"]:
+        bounds_data(loss, v["p"], v["sigma"], v["n_seeds"], v["delta"])
     controls = dict(
         loss=widgets.Dropdown(options=list(lim["loss"]), value=v["loss"], description="loss"),
         p=widgets.FloatSlider(value=v["p"], min=lim["p"][0], max=lim["p"][1], step=0.1, description="p",

@@ -19,6 +19,7 @@ from matplotlib.figure import Figure  # noqa: E402
 from l1lab import Problem  # noqa: E402
 from l1lab import widgets_pgs as W  # noqa: E402
 from l1lab.datasets import make_classification  # noqa: E402
+from l1lab.datasets_pgs import direction_error  # noqa: E402
 from l1lab.solvers import pgs  # noqa: E402
 from l1lab.theory import zhu2009 as zhu  # noqa: E402
 
@@ -102,7 +103,8 @@ def test_inverse_largest_settings_sweep_and_widget():
     assert "<script" in html
     box = W.inverse_demo(n_max=10, n_runs=5)
     assert isinstance(box, ipywidgets.VBox)
-    assert set(box.controls) == {"n_max", "sigma", "target", "n_runs", "output"}
+    assert set(box.controls) == {"n_max", "target", "n_runs"}
+    assert box.controls["n_runs"].max == 5 and list(box.controls["n_max"].options) == [10]
     for bad in (dict(n=30, m=1000), dict(n=10, m=5000), dict(n=10, m=1000, sigma=1.0),
                 dict(n=10, m=1000, output="random")):
         with pytest.raises(ValueError):
@@ -158,7 +160,8 @@ def test_text_figures_and_table2():
 
 
 def test_text_widgets_and_range_errors():
-    assert set(W.text_demo(n_seeds=1).controls) == {"n_seeds"}
+    box = W.text_demo(n_seeds=1)
+    assert set(box.controls) == {"n_seeds"} and box.controls["n_seeds"].max == 1
     assert set(W.fixed_sigma_demo(n_seeds=1).controls) == {"level", "n_seeds"}
     with pytest.raises(ValueError, match="range"):
         W.text_data(n_seeds=6)
@@ -229,3 +232,95 @@ def test_bounds_largest_settings_sweep_and_widget():
         W.bounds_data(p=1.0)
     with pytest.raises(ValueError, match="loss"):
         W.bounds_data(loss="absolute")
+
+
+# ---------------------------------------------------------------------------------------------- live widgets
+def _count_solver_calls(monkeypatch):
+    """Record every call of the solvers the demos run (PGS, the monitored runs, L-BFGS) from now on."""
+    calls = []
+    for name in ("run_until", "pgs", "lbfgs"):
+        real = getattr(W, name)
+
+        def counted(*args, _real=real, _name=name, **kw):
+            calls.append(_name)
+            return _real(*args, **kw)
+        monkeypatch.setattr(W, name, counted)
+    return calls
+
+
+def _visit_every_position(box, names=None):
+    """Move the controls (all, or ``names``) of a widget through their positions (a float slider: its ends) and
+    back to where they were."""
+    for name in names or box.controls:
+        ctrl = box.controls[name]
+        start = ctrl.value
+        if hasattr(ctrl, "options"):
+            values = [o[1] if isinstance(o, tuple) else o for o in ctrl.options]
+        elif isinstance(ctrl, ipywidgets.IntSlider):
+            values = list(range(ctrl.min, ctrl.max + 1, ctrl.step))
+        else:
+            values = [ctrl.min, ctrl.max]
+        for v in values:
+            ctrl.value = v
+        ctrl.value = start
+
+
+def test_fewer_runs_are_the_first_of_more():
+    # demo (a): the runs are cached per seed; 5 runs are the first 5 of 10, and each is the run computed fresh
+    more = W.inverse_runs(10, 10_000, n_runs=10)
+    fewer = W.inverse_runs(10, 10_000, n_runs=5)
+    X, y, w_star = W.gaussian_toy(10)
+    prob = Problem(X[:10_000], y[:10_000], "logistic", 0.0)
+    for s in (0, 9):
+        fresh = W.run_until(prob, W.INVERSE_T_MAX, 1e-2, lambda w: direction_error(w, w_star),
+                            stop=lambda v: v <= W.INVERSE_LIMITS["target"][0],
+                            n_checkpoints=W.INVERSE_CHECKPOINTS, seed=s, output="last")
+        np.testing.assert_array_equal(more.curves[s].iteration, fresh.iteration)
+        np.testing.assert_array_equal(more.curves[s].value, fresh.value)
+    for a, b in zip(fewer.curves, more.curves):
+        np.testing.assert_array_equal(a.value, b.value)
+    assert more.hat_error == fewer.hat_error
+    # demo (b): the same for the text runs
+    two = W.text_runs(2.0, 1, 20_000, n_seeds=2)
+    sets = W.text_sets()
+    fresh = W.run_until(sets.problem(20_000), W.text_iterations(1), W.TEXT_SIGMA[(2.0, 20_000)], sets.accuracy,
+                        stop=lambda v: v >= max(W.TEXT_LEVELS), n_checkpoints=W.TEXT_CHECKPOINTS, seed=1,
+                        output="last")
+    np.testing.assert_array_equal(two.curves[1].value, fresh.value)
+    np.testing.assert_array_equal(W.text_runs(2.0, 1, 20_000, n_seeds=1).curves[0].value, two.curves[0].value)
+    # demo (d): the gaps of 5 seeds are the first 5 of 10, the runs computed fresh; delta changes nothing computed
+    ten = W.bounds_data(n_seeds=10)
+    five = W.bounds_data(n_seeds=5, delta=0.3)
+    np.testing.assert_array_equal(five.gaps, ten.gaps[:5])
+    np.testing.assert_array_equal(five.regret, ten.regret)
+    run = pgs(W.bounds_problem(), W.BOUNDS_T, 0.05, seed=7, output="random", n_checkpoints=30)
+    np.testing.assert_array_equal(ten.gaps[7], np.maximum(run.trace.objective[1:] - ten.f_hat, 0.0))
+    assert five.delta == 0.3 and np.all(five.theorem1_delta < ten.theorem1_delta)
+
+
+def test_inverse_widget_moves_are_lookups(monkeypatch):
+    box = W.inverse_demo(n_max=20, n_runs=10)             # the runs of every position, when the widget is built
+    assert list(box.controls["n_max"].options) == [10, 20] and box.controls["n_runs"].step == 5
+    calls = _count_solver_calls(monkeypatch)
+    _visit_every_position(box)
+    assert calls == []
+    with pytest.raises(ValueError, match="output"):
+        W.inverse_demo(output="random")
+
+
+def test_text_and_k_widget_moves_are_lookups(monkeypatch):
+    boxes = [W.fixed_sigma_demo(n_seeds=1), W.k_demo(n_seeds=1)]     # k_demo: both p, when it is built
+    calls = _count_solver_calls(monkeypatch)
+    for box in boxes:
+        _visit_every_position(box)
+    assert calls == []
+
+
+def test_bounds_widget_delta_and_fewer_seeds_are_lookups(monkeypatch):
+    box = W.bounds_demo(n_seeds=10, sigma=0.2)            # a setting no other test runs
+    calls = _count_solver_calls(monkeypatch)
+    _visit_every_position(box, ["delta"])
+    box.controls["n_seeds"].value = 5
+    assert calls == []
+    box.controls["n_seeds"].value = 15                     # five more seeds: five more runs, nothing else
+    assert calls == ["pgs"] * 5
