@@ -53,7 +53,7 @@ from .live import figure_axes
 from .plotting import scrubbable_sweep
 from .problem import Problem
 from .solvers import lbfgs, pgs
-from .solvers.pgs import regularizer_value, sample_batches
+from .solvers.pgs import sample_batches
 from .theory import zhu2009 as zhu
 from .trace import log_checkpoints
 from .widgets import _check_choice, _check_range, _log_slider, wire
@@ -317,8 +317,8 @@ class InverseRuns:
 
 @lru_cache(maxsize=1)
 def _inverse_problem(n, m, data_seed):
-    """The logistic-loss Problem of the first m examples of the toy (the last one asked for is kept: its CSR
-    copy is up to 100 MB)."""
+    """The logistic-loss Problem of the first m examples of the toy, shared by the runs and L-BFGS of one
+    (n, m) (:func:`inverse_runs` then drops it: its CSR copy is up to 100 MB)."""
     X, y, _ = gaussian_toy(n, data_seed)
     return Problem(X[:m], y[:m], "logistic", 0.0)
 
@@ -366,6 +366,7 @@ def inverse_runs(n, m, sigma=1e-2, n_runs=25, output="last", data_seed=0) -> Inv
     n, m, sigma, data_seed = int(n), int(m), float(sigma), int(data_seed)
     curves = _inverse_curves(n, m, sigma, int(n_runs), str(output), data_seed)
     hat, err, acc, sec = _inverse_lbfgs(n, m, sigma, data_seed)
+    _inverse_problem.cache_clear()     # the runs are cached; their problem (up to 100 MB) is not kept
     return InverseRuns(n, m, sigma, str(output), curves, hat, err, acc, sec)
 
 
@@ -526,8 +527,8 @@ def inverse_demo(**defaults):
     the ``sigma`` and ``output`` given here (keywords; default INVERSE_DEFAULTS).  The runs are computed when the
     widget is built -- ``n_runs`` of them for every m and every n up to ``n_max`` (the sliders' tops), about
     10 s on two cores for 25 runs up to n = 40, nothing if the chapter's figure ran them -- and every move is a
-    lookup: a smaller n_max, fewer runs (the first of them) or another target.  A new sigma or output would rerun the 450 runs and the
-    18 L-BFGS solves (seconds), so they are arguments of the demo, not sliders."""
+    lookup: a smaller n_max, fewer runs (the first of them) or another target.  A new sigma or output would
+    rerun the 450 runs and the 18 L-BFGS solves (10 to 20 s), so they are arguments of the demo, not sliders."""
     import ipywidgets as widgets
 
     v = dict(INVERSE_DEFAULTS, **defaults)
@@ -792,8 +793,8 @@ def text_figure(n_seeds=3, figsize=(12.0, 8.0), fig=None) -> Figure:
     ax.plot([], [], "o-", color="0.3", lw=2, ms=5, label="PGS (median run)")
     ax.plot([], [], "s--", color="0.3", lw=1.2, ms=4, mfc="none", label="L-BFGS")
     ax.legend(fontsize=7, ncol=3, loc="upper left")
-    fig.suptitle(f"Test accuracy levels, logistic loss, σ(m) the most accurate on a validation set, on the\n{STAND_IN}",
-                 fontsize=9)
+    fig.suptitle("Test accuracy levels, logistic loss, σ(m) the most accurate on a validation set, on the\n"
+                 f"{STAND_IN}", fontsize=9)
     return fig
 
 
