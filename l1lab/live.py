@@ -12,16 +12,18 @@ The demos therefore keep one figure alive per widget and redraw it:
 * :class:`LiveFigure` calls the figure function with the figure it returned last time and renders it with one
   draw (:func:`png_bytes`).
 
-The constrained layout measures every text of the figure and costs more than the draw itself, so it reruns only
-when something it measures has changed (:func:`layout_signature`: titles, labels, legends, and the tick labels
-each axis will show); otherwise the axes stay where the last layout put them.  Returning to earlier arguments
-gives, pixel for pixel, the figure drawn fresh with them (``tests/test_live.py`` checks this for every demo of
-the book).
+The constrained layout measures every text of the figure and costs as much as the draw itself, so it reruns
+only when something it measures has changed (:func:`layout_signature`: the sizes of titles, labels, legends and
+of the tick labels each axis will show); otherwise the axes stay where the last layout put them, which is where
+the layout would put them again.  Arguments drawn before get their axes positions back, so moving a slider and
+back shows the same PNG, byte for byte (``tests/test_live.py`` checks this, and the match with a fresh figure,
+for every demo of the book).
 """
 from __future__ import annotations
 
 import inspect
 import io
+from functools import lru_cache
 
 import numpy as np
 from matplotlib.figure import Figure
@@ -122,6 +124,7 @@ class LiveFigure:
         except (TypeError, ValueError):  # pragma: no cover - builtins without a signature
             self.in_place = False
         self.fig = None
+        self._layouts = {}
 
     def __call__(self, **kw):
         if self.in_place and self.fig is not None:
@@ -137,34 +140,158 @@ class LiveFigure:
         out = self(**kw)
         if not isinstance(out, Figure):
             return out
-        if not self.in_place:
-            return png_bytes(out)
-        sig = layout_signature(out)
         engine = out.get_layout_engine()
-        if sig is None or sig != self._signature or engine is None or not hasattr(engine, "execute"):
-            self._signature = sig
-            # the constrained layout refines the positions it starts from: start from a new figure's
-            for ax in out.axes:
-                spec = ax.get_subplotspec()
-                if spec is not None:
-                    ax._set_position(spec.get_position(out))
+        if not self.in_place or engine is None or not hasattr(engine, "execute"):
             return png_bytes(out)
-        # the texts that size the layout are the same as at the last draw: keep the axes where they are
-        out.set_layout_engine("none")
+        key = repr(sorted(kw.items()))
+        if key in self._layouts:              # drawn before: the axes go back exactly where they were
+            self._place(out, self._layouts[key])
+            return self._frozen_png(out, engine, key)
+        sig = layout_signature(out)
+        if sig is not None and sig == self._signature:
+            # everything the layout measures is as at the last draw: keep the axes where they are (and the
+            # suptitle, which the figure function made again, where the layout put it)
+            self._place(out, self._last)
+            return self._frozen_png(out, engine, key)
+        self.n_layouts += 1
+        for ax in out.axes:                   # the layout refines the positions it starts from: a new figure's
+            spec = ax.get_subplotspec()
+            if spec is not None:
+                ax._set_position(spec.get_position(out))
+        png = png_bytes(out)
+        self._remember(out, key)
+        return png
+
+    def _frozen_png(self, fig, engine, key):
+        fig.set_layout_engine("none")
         try:
-            return png_bytes(out)
+            png = png_bytes(fig)
         finally:
-            out.set_layout_engine(engine)
+            fig.set_layout_engine(engine)
+        self._remember(fig, key)
+        return png
+
+    def _remember(self, fig, key):
+        """Keep the axes positions of the frame for ``key`` and what the layout measures at them."""
+        self._last = self._layouts[key] = (
+            [(ax.get_position(original=True).frozen(), ax.get_position().frozen()) for ax in fig.axes],
+            [None if t is None else t.get_position() for t in (fig._suptitle, fig._supxlabel, fig._supylabel)])
+        while len(self._layouts) > 256:
+            self._layouts.pop(next(iter(self._layouts)))
+        self._signature = layout_signature(fig)
+
+    @staticmethod
+    def _place(fig, remembered):
+        axes, sup = remembered
+        for ax, (original, active) in zip(fig.axes, axes):
+            ax._set_position(original, which="original")
+            ax._set_position(active, which="active")
+        for text, xy in zip((fig._suptitle, fig._supxlabel, fig._supylabel), sup):
+            if text is not None and xy is not None:
+                text.set_position(xy)
 
     _signature = None
+    #: how many renders ran the layout (the others kept the axes where they were)
+    n_layouts = 0
 
 
-def _axis_signature(axis):
-    locs = axis.get_majorticklocs()
-    minor = axis.get_minorticklocs()
-    return (axis.get_scale(), axis.label.get_text(), axis.get_label_position(), axis.get_ticks_position(),
-            tuple(axis.major.formatter.format_ticks(locs)), tuple(axis.minor.formatter.format_ticks(minor)),
+@lru_cache(maxsize=4096)
+def _label_size(text, prop, dpi):
+    """(width, height) in pixels of a tick label, as the renderer lays it out (cached by string and font)."""
+    from matplotlib.backends.backend_agg import RendererAgg
+    from matplotlib.text import Text
+
+    ismath = Text(text=text)._preprocess_math(text)[1]
+    w, h, _ = _renderer(dpi).get_text_width_height_descent(text, prop, ismath=ismath)
+    return w, h
+
+
+@lru_cache(maxsize=8)
+def _renderer(dpi):
+    from matplotlib.backends.backend_agg import RendererAgg
+    return RendererAgg(1, 1, dpi)
+
+
+def _axis_signature(axis, length=None):
+    """What the layout measures of an axis: its scale, label and tick settings and, for the tick labels it will
+    show, their largest width and height and how far the first and last stick out past the ends of an axis of
+    ``length`` pixels (the axes of a new figure); without ``length``, the label strings themselves."""
+    head = (axis.get_scale(), axis.label.get_text(), axis.get_label_position(), axis.get_ticks_position(),
             repr(sorted(axis._major_tick_kw.items())), repr(sorted(axis._minor_tick_kw.items())))
+    lo, hi = sorted(axis.get_view_interval())
+    labels = []
+    for locator, formatter in ((axis.get_major_locator(), axis.major.formatter),
+                               (axis.get_minor_locator(), axis.minor.formatter)):
+        locs = np.asarray(locator(), float)
+        texts = formatter.format_ticks(locs) if locs.size else []
+        labels += [(x, t) for x, t in zip(locs, texts) if t and lo - 1e-9 * abs(lo) <= x <= hi + 1e-9 * abs(hi)]
+    if length is None:
+        return head + (tuple(labels),)
+    if not labels:
+        return head + (None,)
+    tick = axis.get_major_ticks(1)[0].label1
+    prop, dpi = tick.get_fontproperties(), axis.get_figure(root=True).dpi
+    sizes = np.array([_label_size(t, prop, dpi) for _, t in labels])
+    tr = axis.get_transform()
+    a, b = tr.transform(np.array([lo, hi], float)) if hasattr(tr, "transform") else (lo, hi)
+    pos = (tr.transform(np.array([x for x, _ in labels], float)) - a) / (b - a) * length
+    half = sizes[:, 0 if axis.axis_name == "x" else 1] / 2
+    over_lo = float(np.max(np.maximum(half - pos, 0.0)))
+    over_hi = float(np.max(np.maximum(pos + half - length, 0.0)))
+    return head + (float(sizes[:, 0].max()), float(sizes[:, 1].max()), round(over_lo, 6), round(over_hi, 6))
+
+
+def _axis_label_signature(axis, renderer, length):
+    """An axis label is measured across (its height) unless it is nearly as long as its axis."""
+    label = axis.label
+    if not label.get_text() or not label.get_visible():
+        return None
+    bb = label.get_window_extent(renderer)
+    along, across = (bb.width, bb.height) if axis.axis_name == "x" else (bb.height, bb.width)
+    return (across, "fits") if along <= 0.9 * length else (across, along)
+
+
+def _overhangs_hidden(ax, xsig, ysig, title):
+    """Tick labels that stick out past an axis end by less than what the layout measures there anyway (the
+    title above, the x tick labels below, the y tick labels left of the axes) change nothing: count them as 0."""
+    def measured(sig):
+        return len(sig) == 10 and sig[2] == "left" if sig is ysig else len(sig) == 10 and sig[2] == "bottom"
+
+    xs, ys = list(xsig), list(ysig)
+    if measured(ysig) and measured(xsig):
+        if ys[8] < xs[7]:              # y labels below the axes end: within the x tick labels' height
+            ys[8] = 0.0
+        if xs[8] < ys[6]:              # x labels left of the axes: within the y tick labels' width
+            xs[8] = 0.0
+    if measured(ysig) and title is not None and ys[9] < title[0]:
+        ys[9] = 0.0                    # y labels above the axes: within the title's height
+    return tuple(xs), tuple(ys)
+
+
+def _axes_text_signature(ax, renderer, room):
+    """Texts of an axes placed (in data or axes coordinates) well inside it add nothing to the layout: they
+    count as "inside"; others by their strings and positions."""
+    out = []
+    for t in ax.texts:
+        if not t.get_visible() or not t.get_text():
+            continue
+        tr = t.get_transform()
+        if tr == ax.transData:
+            fx, fy = (ax.transScale + ax.transLimits).transform(np.asarray(t.get_position(), float))
+        elif tr == ax.transAxes:
+            fx, fy = np.asarray(t.get_position(), float)
+        else:
+            out.append(_text_signature([t])[0])
+            continue
+        bb = t.get_window_extent(renderer)
+        w, h = bb.width / room[0], bb.height / room[1]
+        x0 = fx - {"left": 0.0, "center": 0.5, "right": 1.0}.get(t.get_ha(), 0.5) * w
+        y0 = fy - {"bottom": 0.0, "baseline": 0.0, "center": 0.5, "center_baseline": 0.5, "top": 1.0}.get(
+            t.get_va(), 0.5) * h
+        if 0.1 <= x0 and x0 + w <= 0.9 and 0.1 <= y0 and y0 + h <= 0.9 and np.isfinite([fx, fy]).all():
+            continue
+        out.append(_text_signature([t])[0])
+    return tuple(out)
 
 
 def _text_signature(texts):
@@ -172,31 +299,89 @@ def _text_signature(texts):
                  for t in texts)
 
 
-def _legend_signature(legend):
-    if legend is None:
+def _fits(size, room):
+    """``size`` (w, h) fits in ``room`` (w, h) with a tenth to spare on each side."""
+    return size[0] <= 0.8 * room[0] and size[1] <= 0.8 * room[1]
+
+
+def _title_signature(title, renderer, room):
+    """A title centred (or aligned) over its axes is measured by the layout for its height only, as long as it
+    is narrower than the axes (the layout's first pass starts from ``room``, the axes' width on a new figure)."""
+    if not title.get_text() or not title.get_visible():
         return None
+    bb = title.get_window_extent(renderer)
+    return (bb.height, "fits") if bb.width <= 0.9 * room[0] else (bb.height, bb.width)
+
+
+def _in_axes_coordinates(legend):
+    """Whether the legend's ``bbox_to_anchor`` is given in its axes' coordinates (the default transform)."""
+    tr = getattr(legend._bbox_to_anchor, "_transform", None)
+    ax = getattr(legend, "axes", None)
+    return ax is not None and getattr(tr, "_boxout", None) is ax.bbox
+
+
+def _legend_signature(legend, renderer=None, room=None):
+    """A legend placed inside its axes (no ``bbox_to_anchor``) and well smaller than them adds nothing to the
+    layout; otherwise its texts, placement and size count."""
+    if legend is None or not legend.get_visible():
+        return None
+    if renderer is not None:
+        bb = legend.get_window_extent(renderer)
+        if legend._bbox_to_anchor is None:
+            if _fits((bb.width, bb.height), room):
+                return ("inside", legend._loc)
+        elif _in_axes_coordinates(legend) and bb.width <= 0.9 * room[0]:
+            # anchored above or below the axes and narrower than them: its height counts
+            return ("anchored", legend._loc, tuple(legend._bbox_to_anchor.bounds), bb.height)
     box = legend.get_bbox_to_anchor()
     return (_text_signature(legend.get_texts()), legend.get_title().get_text(), legend._loc,
-            tuple(box.bounds) if box is not None else None, legend.get_visible())
+            tuple(box.bounds) if box is not None else None)
 
 
 def layout_signature(fig):
-    """Everything the constrained layout of ``fig`` measures, as a comparable value: the figure's size, every
-    title, label, text and legend, and the tick labels each axis will show (formatted, not drawn).  Two states
-    with the same signature get the same layout, so a live figure only reruns the layout when it changes.
-    None (always rerun) for figures this cannot describe: 3-D axes, colorbars, subfigures."""
+    """What the constrained layout of ``fig`` measures, at the axes' current positions, as a comparable value:
+    the figure's size, the suptitle's height, each title's height (and its width when it is nearly as wide as
+    its axes), the axis labels, the texts and legends that are not well inside their axes, and, for the tick
+    labels each axis will show (formatted and measured, not drawn), their largest width and height and how far
+    they stick out past the axis ends.  A live figure whose signature is the same as at its last draw keeps the
+    axes where they are: the layout would find (to well under a pixel, ``tests/test_live.py``) the same
+    positions.  None (always rerun) for figures this cannot describe: 3-D axes, colorbars, subfigures."""
     if fig.subfigs:
         return None
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    canvas = fig.canvas if isinstance(fig.canvas, FigureCanvasAgg) else FigureCanvasAgg(fig)  # as png_bytes draws
+    renderer = canvas.get_renderer()
+    sup = fig._suptitle
     sig = [tuple(fig.get_size_inches()), fig.dpi,
-           fig._suptitle.get_text() if fig._suptitle is not None else None,
+           # the layout reserves the suptitle's height only
+           sup.get_window_extent(renderer).height if sup is not None and renderer is not None else
+           (sup.get_text() if sup is not None else None),
            fig._supxlabel.get_text() if fig._supxlabel is not None else None,
            fig._supylabel.get_text() if fig._supylabel is not None else None,
-           _text_signature(fig.texts), tuple(_legend_signature(lg) for lg in fig.legends)]
+           _text_signature([t for t in fig.texts if t not in (fig._suptitle, fig._supxlabel, fig._supylabel)]),
+           tuple(_legend_signature(lg) for lg in fig.legends)]
     for ax in fig.axes:
         if hasattr(ax, "zaxis") or getattr(ax, "_colorbar", None) is not None or ax.get_label() == "<colorbar>":
             return None
-        sig.append((ax.get_visible(), ax.axison, ax.get_title("left"), ax.get_title("center"),
-                    ax.get_title("right"), _axis_signature(ax.xaxis), _axis_signature(ax.yaxis),
-                    tuple(sp.get_visible() for sp in ax.spines.values()), _text_signature(ax.texts),
-                    _legend_signature(ax.legend_), ax.get_aspect(), ax.get_box_aspect()))
+        spec = ax.get_subplotspec()
+        if renderer is None or spec is None:
+            titles = (ax.get_title("left"), ax.get_title("center"), ax.get_title("right"))
+            legend = _legend_signature(ax.legend_)
+        else:
+            room = spec.get_position(fig).transformed(fig.transFigure).size   # pixels, as on a new figure
+            titles = tuple(_title_signature(t, renderer, room) for t in (ax._left_title, ax.title, ax._right_title))
+            legend = _legend_signature(ax.legend_, renderer, room)
+        if renderer is None or spec is None:
+            xsig, ysig = _axis_signature(ax.xaxis), _axis_signature(ax.yaxis)
+        else:
+            xsig, ysig = _overhangs_hidden(ax, _axis_signature(ax.xaxis, room[0]), _axis_signature(ax.yaxis, room[1]),
+                                           titles[1])
+            xsig = xsig[:1] + (_axis_label_signature(ax.xaxis, renderer, room[0]),) + xsig[2:]
+            ysig = ysig[:1] + (_axis_label_signature(ax.yaxis, renderer, room[1]),) + ysig[2:]
+        sig.append((ax.get_visible(), ax.axison, titles, xsig, ysig,
+                    tuple(sp.get_visible() for sp in ax.spines.values()),
+                    _text_signature(ax.texts) if renderer is None or spec is None else
+                    _axes_text_signature(ax, renderer, room),
+                    legend, ax.get_aspect(), ax.get_box_aspect()))
     return tuple(sig)

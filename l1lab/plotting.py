@@ -22,13 +22,14 @@ from typing import Callable, Mapping, Sequence
 
 import numpy as np
 
+from . import style as _style
 from .experiments import SeedRuns
 from .trace import Result
 
 __all__ = ["default_floor", "plot_gap_vs_bound", "plot_objective_and_nnz", "scrubbable_sweep"]
 
 #: the colours the book uses for each algorithm (matplotlib's tab10)
-ALGORITHM_COLORS = {"SCD": "C0", "cyclic CD": "C1", "GCD": "C2"}
+ALGORITHM_COLORS = {name: _style.ALGORITHM_COLORS[name] for name in ("SCD", "cyclic CD", "GCD")}
 
 
 def default_floor(p_star: float) -> float:

@@ -55,6 +55,7 @@ from matplotlib.figure import Figure
 from .datasets_real import PAPER_DATASETS, Dataset, load_paper_datasets
 from .experiments import (PAPER_ETA_GRID, PAPER_LAMS, PAPER_SOLVERS, PAPER_TABLE1, SeedRuns, Sweep,
                           format_eta_table, run_sweep)
+from . import style as _style
 from .live import figure_axes
 from .plotting import plot_objective_and_nnz
 from .widgets import _check_choice, _check_range, wire
@@ -72,7 +73,7 @@ FIGURES = {("duke", 1e-6): 1, ("arcene", 1e-6): 2, ("magic04s", 1e-6): 3, ("magi
 #: How the chapter names the solvers of :data:`l1lab.experiments.PAPER_SOLVERS`.
 SOLVER_NAMES = {"scd": "SCD", "gcd": "GCD", "smidas": "SMIDAS", "truncgrad": "TruncGrad"}
 #: Colours (SCD and GCD as in the SCD chapter, SMIDAS as in the SMIDAS chapter).
-ALGORITHM_COLORS = {"SCD": "C0", "GCD": "C2", "SMIDAS": "C3", "TruncGrad": "C1"}
+ALGORITHM_COLORS = {name: _style.ALGORITHM_COLORS[name] for name in ("SCD", "GCD", "SMIDAS", "TruncGrad")}
 
 #: The chapter's budget: passes over X per run (epochs * nnz(X) data accesses for every algorithm), seeds at the
 #: chosen step size, trace checkpoints per run, and the step-size grid (1 and 5 times every power of ten from

@@ -52,6 +52,7 @@ from numba import njit
 from threadpoolctl import threadpool_limits
 
 from . import teacher as _teacher
+from . import style as _style
 from .live import figure_axes
 from . import projections as _proj
 from .losses import LOGISTIC, loss_deriv, loss_value
@@ -72,16 +73,11 @@ __all__ = [
 ]
 
 #: colours of this chapter's algorithms
-ALGORITHM_COLORS = {"SMG": "C3", "SG": "C0", "EG": "C1"}
+ALGORITHM_COLORS = {name: _style.ALGORITHM_COLORS[name] for name in ("SMG", "SG", "EG")}
 
 
-def _shade(color, t):
-    """``color`` mixed with white (t < 0, lighter) or black (t > 0, darker) by |t| <= 1: several curves of
-    one algorithm (the book's convention, as ``l1lab.style.shade``)."""
-    from matplotlib.colors import to_hex, to_rgb
 
-    c = np.array(to_rgb(color))
-    return to_hex((1 - abs(t)) * c + abs(t) * (np.zeros(3) if t > 0 else np.ones(3)))
+
 NAMES = ("SMG", "SG")
 
 #: largest n * d of the stored streams of the regret figure (about 30 bytes per entry while in use)
@@ -560,7 +556,7 @@ def scaling_figure(d_max=100_000, p=2, beta=2.0, eps=0.15, n_seeds=5, data_seed=
     for r in data.runs:
         t = -0.6 + 1.1 * SCALING_DS.index(r.constants.d) / (len(SCALING_DS) - 1)   # light: small d
         for n in NAMES:
-            ax1.plot(r.grid, np.maximum(r.median(n), 1e-4), ls=styles[n], color=_shade(ALGORITHM_COLORS[n], t),
+            ax1.plot(r.grid, np.maximum(r.median(n), 1e-4), ls=styles[n], color=_style.shade(n, t),
                      lw=1.8, label=f"{n}, d = {r.constants.d:,}")
     ax1.axhline(eps, color="k", lw=1, ls=":", label=f"ε = {eps:g}")
     _log_axes(ax1)
@@ -1008,7 +1004,7 @@ def draw_averaging(ax, data: AveragingData, delta=0.05, ylim=None):
     c = data.constants
     t = data.taus.astype(np.float64)
     for vals, col, lbl in ((data.avg, ALGORITHM_COLORS["SMG"], r"averaged $\bar w^\tau$"),
-                           (data.last, _shade(ALGORITHM_COLORS["SMG"], -0.55), r"last $w^\tau$")):
+                           (data.last, _style.shade("SMG", -0.55), r"last $w^\tau$")):
         ax.fill_between(t, np.maximum(vals.min(axis=0), 1e-5), vals.max(axis=0), color=col, alpha=0.2, lw=0)
         ax.plot(t, np.maximum(np.median(vals, axis=0), 1e-5), color=col, lw=2, label=f"SMG, {lbl}: median")
     ax.plot(t, data.lemma53(), color="k", ls="--", lw=1.3, label=r"Lemma 5.3 at this $\eta$ (expectation)")

@@ -44,6 +44,7 @@ from threadpoolctl import threadpool_limits
 
 from . import sparse_projection as _sp
 from .datasets import make_classification, scale_features
+from . import style as _style
 from .live import figure_axes
 from .plotting import default_floor, plot_objective_and_nnz, scrubbable_sweep
 from .problem import Problem
@@ -110,7 +111,7 @@ EG_ETA_GRID = (0.1, 0.3, 1.0, 3.0)
 
 SYNTHETIC_COLORS = {"batch": "C0", "line search": "C4", "stochastic": "C1", "mini-batch": "C2",
                     "coordinate descent": "C3", "coordinate descent, data β": "C5"}
-EG_COLORS = {"projected gradient": "C1", "EG±": "C9"}
+EG_COLORS = {name: _style.ALGORITHM_COLORS[name] for name in ("projected gradient", "EG±")}
 
 
 # ============================================================================================ lemma checks

@@ -39,6 +39,7 @@ import matplotlib
 import numpy as np
 from matplotlib.figure import Figure
 
+from . import style as _style
 from .live import figure_axes
 from .plotting import scrubbable_sweep
 from .solvers import dual_averaging as da
@@ -57,7 +58,7 @@ __all__ = [
 
 #: the five methods of Section 4 and their colours
 METHODS = ("RADAR", "RDA", "SGD", "EDA", "RADAR-CONST")
-ALGORITHM_COLORS = {"RADAR": "C3", "RDA": "C0", "SGD": "C7", "EDA": "C2", "RADAR-CONST": "C1"}
+ALGORITHM_COLORS = {name: _style.ALGORITHM_COLORS[name] for name in METHODS}
 FIGURE1A = ("RADAR", "RDA", "SGD")
 FIGURE1B = ("RADAR", "EDA", "RADAR-CONST")
 

@@ -40,6 +40,7 @@ from threadpoolctl import threadpool_limits
 from .datasets import add_random_features, make_classification, make_regression
 from .experiments import SeedRuns
 from .links import link_inverse, smidas_p
+from . import style as _style
 from .live import figure_axes
 from .plotting import default_floor, plot_gap_vs_bound, plot_objective_and_nnz, scrubbable_sweep
 from .problem import Problem
@@ -58,7 +59,7 @@ __all__ = [
 ]
 
 #: colours of this chapter's algorithms (SCD keeps the book's C0)
-ALGORITHM_COLORS = {"SMIDAS": "C3", "TruncGrad": "C2", "SGD": "C7", "SCD": "C0"}
+ALGORITHM_COLORS = {name: _style.ALGORITHM_COLORS[name] for name in ("SMIDAS", "TruncGrad", "SGD", "SCD")}
 KINDS = ("sparse", "dense")
 CASES = ("13", "14")
 KIND_NAMES = {"sparse": "MAGIC04S-like (sparse examples)", "dense": "MAGIC04D-like (dense examples)"}
@@ -839,7 +840,7 @@ def prop4_figure(Ks=(0.1, 1.0, 4.0), lam=0.01, T=30_000, n_seeds=10, figsize=(12
     w1 = float(np.abs(data.w_star).sum())
     Tg, thm3, prop4 = _guarantee_curves(data.p_star, data.p0, data.rho, w1, data.p, data.problem.d)
     ax2.plot(Tg, thm3, color="k", ls="-.", lw=1.5, label=r"Theorem 3 (14), $\eta^\star(T)$")
-    ax2.plot(Tg, prop4, color="C4", lw=2, label=r"Proposition 4, best $K$ for each $T$")
+    ax2.plot(Tg, prop4, color="C4", lw=2, ls="--", label=r"Proposition 4, best $K$ for each $T$")
     ax2.axhline(data.p_star, color="k", lw=1, label=r"$\varepsilon = P^\star$")
     ax2.axvline(T, color="0.6", ls=":", lw=1, label=f"T of the runs ({T:,})")
     ax2.set_xscale("log")

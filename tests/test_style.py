@@ -1,0 +1,47 @@
+"""l1lab.style: the book's one figure style (the demos' figures are checked with it in tests/test_live.py)."""
+import matplotlib
+
+matplotlib.use("Agg")
+import pytest  # noqa: E402
+from matplotlib.colors import to_hex  # noqa: E402
+from matplotlib.figure import Figure  # noqa: E402
+
+from l1lab import (plotting, style, widgets_experiments, widgets_exponentiated, widgets_projections,  # noqa: E402
+                   widgets_radar, widgets_smidas)
+
+
+@pytest.mark.parametrize("table", ["plotting.ALGORITHM_COLORS", "widgets_experiments.ALGORITHM_COLORS",
+                                   "widgets_exponentiated.ALGORITHM_COLORS", "widgets_radar.ALGORITHM_COLORS",
+                                   "widgets_smidas.ALGORITHM_COLORS", "widgets_projections.EG_COLORS"])
+def test_every_chapter_uses_the_books_colour_for_each_algorithm(table):
+    module, name = table.split(".")
+    for algorithm, color in getattr(globals()[module], name).items():
+        assert to_hex(color) == to_hex(style.ALGORITHM_COLORS[algorithm]), f"{table}: {algorithm}"
+
+
+def test_shades_stay_on_the_algorithms_colour():
+    assert style.shade("SCD", 0.0) == to_hex("C0")
+    assert style.shade("SCD", -1.0) == "#ffffff"
+    assert style._is_shade(style.shade("SMG", -0.6), "C3") and style._is_shade(style.shade("SMG", 0.5), "C3")
+    assert not style._is_shade("C0", "C3") and not style._is_shade("0.5", "C3")
+    with pytest.raises(ValueError, match="t must be"):
+        style.shade("SCD", 2.0)
+    with pytest.raises(KeyError, match="no colour for algorithm 'Adam'"):
+        style.algorithm_color("Adam")
+
+
+def test_style_problems_finds_wrong_colours_and_solid_theory():
+    fig = Figure()
+    ax = fig.subplots()
+    ax.plot([1, 2], color="C0", label="SCD: mean over 5 seeds")
+    ax.plot([1, 2], color=style.shade("RADAR", -0.4), label="RADAR, d = 100")
+    ax.plot([1, 2], label="_nolegend_", color="C5")
+    ax.plot([1, 2], **style.BOUND, label="Theorem 1: bound")
+    assert style.style_problems(fig) == []
+    ax.plot([1, 2], color="C2", label="TruncGrad (η = 0.1)")          # green: the book's TruncGrad is purple
+    ax.plot([1, 2], color="k", label="Corollary 1: −(2 − q)/2")        # theory drawn solid
+    ax.plot([1, 2], "o", color="k", label="Lemma 5 at the design points")  # markers only: allowed
+    ax.plot([1, 2], color="C3", label="RADAR-CONST")                   # the longer name wins: C1, not C3
+    probs = style.style_problems(fig)
+    assert len(probs) == 3
+    assert "TruncGrad" in probs[0] and "Corollary 1" in probs[1] and "RADAR-CONST" in probs[2]
