@@ -198,7 +198,6 @@ class LiveFigure:
 @lru_cache(maxsize=4096)
 def _label_size(text, prop, dpi):
     """(width, height) in pixels of a tick label, as the renderer lays it out (cached by string and font)."""
-    from matplotlib.backends.backend_agg import RendererAgg
     from matplotlib.text import Text
 
     ismath = Text(text=text)._preprocess_math(text)[1]

@@ -184,13 +184,19 @@ def _expand(words, d, xs):
                 xs[j0 + u] = row[u]
 
 
+_NO_TAUS = np.zeros(0, dtype=np.int64)
+_NO_ROWS = np.zeros((0, 0))
+
+
 @njit(cache=True, fastmath=True, nogil=True)
-def _smg_stream_kernel(key, d, wstar, T, eta, F1, pp, pm, wsum):
+def _smg_stream_kernel(key, d, wstar, T, eta, F1, pp, pm, wsum, taus, w_avg, w_last):
     """Update (3) with the +- split and the dummy coordinate (2d + 1 weights), as
     l1lab.solvers.online._smg_kernel: add w^t to the running sum, multiply every weight by its factor, and
     compute the next example's margin, in simple loops that vectorize (``fastmath`` reassociates the margin's
     sum: equal to the general kernel to about 1e-15 relative per step).  Returns the sum of the costs, or
-    -(t + 1) if a factor of step t is <= 0."""
+    -(t + 1) if a factor of step t is <= 0.  With ``taus`` (increasing step counts, the last <= T), it also
+    records after tau steps the average (1/tau) sum_{t <= tau} w^t in ``w_avg`` and the decision w^{tau+1}
+    in ``w_last`` (one row per tau): with a constant step, the run of tau steps is the start of the longest."""
     words = np.empty((d + 63) // 64, dtype=np.uint64)
     xs = np.empty(d)
     init = F1 / (2 * d + 1)
@@ -201,6 +207,7 @@ def _smg_stream_kernel(key, d, wstar, T, eta, F1, pp, pm, wsum):
         pm[j] = init
     a = 0.0  # <w^1, x_1> with w^1 = pp - pm = 0
     total = 0.0
+    k = 0
     for t in range(T):
         total += loss_value(LOGISTIC, a, y)
         lp = loss_deriv(LOGISTIC, a, y)
@@ -216,6 +223,11 @@ def _smg_stream_kernel(key, d, wstar, T, eta, F1, pp, pm, wsum):
                 pp[j] *= f_up if xs[j] > 0 else f_dn
             for j in range(d):
                 pm[j] *= f_dn if xs[j] > 0 else f_up
+        if k < taus.shape[0] and t + 1 == taus[k]:
+            for j in range(d):
+                w_avg[k, j] = wsum[j] / (t + 1)
+                w_last[k, j] = pp[j] - pm[j]
+            k += 1
         if t + 1 < T:
             y = _example(key, t + 1, wstar, words)
             _expand(words, d, xs)
@@ -287,7 +299,7 @@ def smg_stream(d, T, eta, F1, p=2, beta=2.0, seed=0):
     order=np.arange(T))`` up to the rounding of the margins' sums (1e-12 relative)."""
     key, d, wstar, T, eta, F1 = _stream_args(d, p, beta, T, eta, F1, seed)
     pp, pm, wsum = np.empty(d), np.empty(d), np.zeros(d)
-    total = _smg_stream_kernel(key, d, wstar, T, eta, F1, pp, pm, wsum)
+    total = _smg_stream_kernel(key, d, wstar, T, eta, F1, pp, pm, wsum, _NO_TAUS, _NO_ROWS, _NO_ROWS)
     if total < 0:
         raise ValueError(f"the SMG step eta={eta:g} would make a weight negative at step {int(-total)}: use "
                          f"eta <= 1/(8 G_inf) = 1/8 (Lemma 5.3)")

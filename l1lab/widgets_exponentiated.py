@@ -48,16 +48,13 @@ from functools import lru_cache
 
 import numpy as np
 from matplotlib.figure import Figure
-from numba import njit
 from threadpoolctl import threadpool_limits
 
-from . import teacher as _teacher
 from . import style as _style
+from . import teacher as _teacher
 from .live import figure_axes
-from . import projections as _proj
-from .losses import LOGISTIC, loss_deriv, loss_value
 from .plotting import scrubbable_sweep
-from .solvers.online import sg_l2, smg
+from .solvers.online import best_fixed_value_logistic, sg_l2, smg
 from .teacher import _check_teacher, excess_risk, sg_l2_stream, smg_stream, teacher_problem, teacher_weights
 from .theory import kakade_foster_evendar as kfe
 from .widgets import _check_choice, _check_range, _log_slider, wire
@@ -673,95 +670,11 @@ class RegretData:
                 self.constants.bound(name, self.Ts, self.delta) / np.maximum(ex, 1e-12))
 
 
-@njit(cache=True, inline="always")
-def _project_ball(u, l2, radius):
-    """The projections of :func:`l1lab.solvers.online.best_fixed_decision` onto {||w||_2 <= radius} (``l2``)
-    or {||w||_1 <= radius}, with the kernels of :mod:`l1lab.projections` (Condat's threshold)."""
-    if l2:
-        n = math.sqrt(np.dot(u, u))
-        return u * (radius / n) if n > radius else u.copy()
-    a, total = _proj._abs_and_sum(u)
-    if total <= radius:
-        return u.copy()
-    theta = max(_proj._support_threshold_kernel(a, radius, _proj._threshold_condat(a, radius)), 0.0)
-    if theta == 0.0:
-        return u.copy()
-    return _proj._shrink_signed(u, theta)
-
-
-@njit(cache=True, inline="always")
-def _mean_logistic(a, y, c):
-    s = 0.0
-    for i in range(a.shape[0]):
-        s += c * loss_value(LOGISTIC, a[i], y[i])
-    return s
-
-
-@njit(cache=True, fastmath=True, nogil=True)
-def _best_fixed_value(X, y, l2, radius, max_iter, tol):
-    """min over the ball of (1/T) sum_t L(<w, x_t>, y_t) for the rows of ``X``: the algorithm of
-    :func:`l1lab.solvers.online.best_fixed_decision` (FISTA from w = 0 with backtracking, the same restarts,
-    constants and stopping rule) for the logistic loss, compiled, and with the margins carried along: the
-    extrapolated point's margins are X v = (1 + b) X w_new - b X w, so an iteration multiplies by X twice
-    instead of five times.  Equal to ``best_fixed_decision`` up to rounding (``tests``)."""
-    T, d = X.shape
-    c = 1.0 / T
-    w = np.zeros(d)
-    aw = np.zeros(T)
-    fw = _mean_logistic(aw, y, c)
-    v = w.copy()
-    av = aw.copy()
-    t = 1.0
-    L = 1.0
-    quiet = 0
-    g = np.empty(T)
-    for _ in range(max_iter):
-        for i in range(T):
-            g[i] = c * loss_deriv(LOGISTIC, av[i], y[i])
-        gv = np.zeros(d)
-        for i in range(T):
-            gi = g[i]
-            for j in range(d):
-                gv[j] += X[i, j] * gi
-        fv = _mean_logistic(av, y, c)
-        while True:
-            w_new = _project_ball(v - gv / L, l2, radius)
-            a_new = np.empty(T)
-            for i in range(T):
-                acc = 0.0
-                for j in range(d):
-                    acc += X[i, j] * w_new[j]
-                a_new[i] = acc
-            f_new = _mean_logistic(a_new, y, c)
-            dw = w_new - v
-            if f_new <= fv + np.dot(gv, dw) + 0.5 * L * np.dot(dw, dw) + 1e-15 * abs(fv):
-                break
-            L *= 2.0
-        if f_new > fw:  # restart the momentum
-            v = w.copy()
-            av = aw.copy()
-            t = 1.0
-            quiet += 1
-            if quiet >= 10:
-                break
-            continue
-        t_new = 0.5 * (1.0 + math.sqrt(1.0 + 4.0 * t * t))
-        b = (t - 1.0) / t_new
-        v = w_new + b * (w_new - w)
-        av = a_new + b * (a_new - aw)
-        quiet = quiet + 1 if fw - f_new <= tol * max(1.0, abs(f_new)) else 0
-        w, aw, fw, t = w_new, a_new, f_new, t_new
-        L *= 0.9
-        if quiet >= 10:
-            break
-    return fw
-
-
 @lru_cache(maxsize=256)
 @threadpool_limits.wrap(limits=1, user_api="blas")
 def _regret_seed(d, p, beta, Ts, seed):
     """One stream's part of the regret figure: (regret, excess) arrays of shape (2, len(Ts)), rows SMG, SG.
-    The comparator of each run is :func:`_best_fixed_value` (best_fixed_decision's algorithm, compiled) on
+    The comparator of each run is :func:`l1lab.solvers.online.best_fixed_value_logistic` (best_fixed_decision's algorithm, compiled) on
     the first T examples, held densely."""
     c = teacher_constants(d, p, beta)
     prob = teacher_problem(max(Ts), d, p, beta, seed=seed)
@@ -772,7 +685,7 @@ def _regret_seed(d, p, beta, Ts, seed):
         order = np.arange(T)
         for i, (run, l2, radius) in enumerate(((smg(prob, c.smg_eta(T), c.F1, order=order), False, c.F1),
                                                (sg_l2(prob, c.sg_eta(T), c.F2, order=order), True, c.F2))):
-            rg[i, k] = float(run.costs.mean() - _best_fixed_value(X[:T], prob.y[:T], l2, radius, 100, 1e-12))
+            rg[i, k] = float(run.costs.mean() - best_fixed_value_logistic(X[:T], prob.y[:T], l2, radius, 100, 1e-12))
             W[2 * k + i] = run.w_avg
     e = excess_risk_rows(W, p, beta)
     ex = np.vstack([e[0::2], e[1::2]])
@@ -783,7 +696,7 @@ def _regret_seed(d, p, beta, Ts, seed):
 
 def regret_data(d=100, p=2, beta=2.0, n_seeds=5, delta=0.05, Ts=REGRET_TS, data_seed=0) -> RegretData:
     """The regret figure's computation (see :class:`RegretData`).  The comparator is the minimizer of
-    :func:`l1lab.solvers.online.best_fixed_decision` (compiled: :func:`_best_fixed_value`) over each
+    :func:`l1lab.solvers.online.best_fixed_decision` (compiled: :func:`l1lab.solvers.online.best_fixed_value_logistic`) over each
     algorithm's own set (l1 ball of radius F1 for SMG with its +- split and dummy, l2 ball of radius F2 for
     SG), 100 accelerated iterations (the value is then stable to about 5 digits; the solver's own tolerance
     would run all 3000).  The runs are cached per
@@ -900,52 +813,6 @@ class AveragingData:
         return kfe.cor31_limsup(self.T0, c.d_smg, c.F1, c.G_inf)
 
 
-@njit(cache=True, fastmath=True, nogil=True)
-def _smg_checkpoints_kernel(key, d, wstar, eta, F1, taus, pp, pm, wsum, w_avg, w_last):
-    """SMG with a constant step over the first taus[-1] examples of the stream, as
-    :func:`l1lab.teacher.smg_stream` (the same loops, step by step), recording after tau steps, for every tau
-    of the increasing ``taus``, the average (1/tau) sum_{t <= tau} w^t and the decision w^{tau+1}: the run
-    for tau is the first tau steps of the longest one, because the step does not depend on tau.  Returns
-    -(t + 1) if a factor of step t is <= 0, else 0."""
-    words = np.empty((d + 63) // 64, dtype=np.uint64)
-    xs = np.empty(d)
-    init = F1 / (2 * d + 1)
-    y = _teacher._example(key, 0, wstar, words)
-    _teacher._expand(words, d, xs)
-    for j in range(d):
-        pp[j] = init
-        pm[j] = init
-    a = 0.0
-    T = taus[taus.shape[0] - 1]
-    k = 0
-    for t in range(T):
-        lp = loss_deriv(LOGISTIC, a, y)
-        for j in range(d):
-            wsum[j] += pp[j] - pm[j]
-        if lp != 0.0:
-            Z = lp * a / F1
-            f_up = 1.0 - eta * lp + eta * Z
-            f_dn = 1.0 + eta * lp + eta * Z
-            if f_up <= 0.0 or f_dn <= 0.0:
-                return -(t + 1.0)
-            for j in range(d):
-                pp[j] *= f_up if xs[j] > 0 else f_dn
-            for j in range(d):
-                pm[j] *= f_dn if xs[j] > 0 else f_up
-        if t + 1 == taus[k]:
-            for j in range(d):
-                w_avg[k, j] = wsum[j] / (t + 1)
-                w_last[k, j] = pp[j] - pm[j]
-            k += 1
-        if t + 1 < T:
-            y = _teacher._example(key, t + 1, wstar, words)
-            _teacher._expand(words, d, xs)
-            a = 0.0
-            for j in range(d):
-                a += (pp[j] - pm[j]) * xs[j]
-    return 0.0
-
-
 def averaging_taus(d, T0) -> np.ndarray:
     """Demo 2's horizons: every other point of ``horizon_grid(tau_max, T_min=10)`` and tau_max =
     min(30 T0, AVERAGING_BUDGET / d)."""
@@ -960,14 +827,15 @@ def averaging_taus(d, T0) -> np.ndarray:
 @threadpool_limits.wrap(limits=1, user_api="blas")
 def _averaging_seed(d, p, beta, T0, eta_mult, seed):
     """One stream's part of demo 2: (avg, last) excess risks along :func:`averaging_taus`, from one streamed
-    run with checkpoints (:func:`_smg_checkpoints_kernel`)."""
+    run with checkpoints (:func:`l1lab.teacher._smg_stream_kernel` with ``taus``)."""
     c = teacher_constants(d, p, beta)
     eta = eta_mult * c.smg_eta(T0)
     taus = averaging_taus(d, T0)
     pp, pm, wsum = np.empty(d), np.empty(d), np.zeros(d)
     w_avg, w_last = np.empty((taus.size, d)), np.empty((taus.size, d))
-    bad = _smg_checkpoints_kernel(_teacher._stream_key(seed, d), d, teacher_weights(d, p, beta)[:p], float(eta),
-                                  float(c.F1), taus.astype(np.int64), pp, pm, wsum, w_avg, w_last)
+    bad = _teacher._smg_stream_kernel(_teacher._stream_key(seed, d), d, teacher_weights(d, p, beta)[:p],
+                                      int(taus[-1]), float(eta), float(c.F1), pp, pm, wsum, taus.astype(np.int64),
+                                      w_avg, w_last)
     if bad < 0:  # pragma: no cover - averaging_data checks Lemma 5.3's limit first
         raise ValueError(f"the SMG step eta={eta:g} would make a weight negative at step {int(-bad)}")
     avg, last = excess_risk_rows(w_avg, p, beta), excess_risk_rows(w_last, p, beta)

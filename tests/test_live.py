@@ -20,8 +20,8 @@ from PIL import Image  # noqa: E402
 
 from l1lab import live  # noqa: E402
 from l1lab.style import style_problems  # noqa: E402
-from l1lab import (widgets, widgets_experiments, widgets_exponentiated, widgets_lower_bound,  # noqa: E402
-                   widgets_pgs, widgets_projections, widgets_radar, widgets_smidas)
+from l1lab import (widgets, widgets_exponentiated, widgets_lower_bound, widgets_pgs,  # noqa: E402
+                   widgets_projections, widgets_radar, widgets_smidas)
 
 
 # ---------------------------------------------------------------------------------------------- the module

@@ -17,7 +17,7 @@ import pytest  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
 from l1lab import widgets_exponentiated as W  # noqa: E402
-from l1lab.solvers.online import smg  # noqa: E402
+from l1lab.solvers.online import best_fixed_value_logistic, smg  # noqa: E402
 from l1lab.theory import kakade_foster_evendar as kfe  # noqa: E402
 
 
@@ -243,7 +243,7 @@ def test_best_fixed_value_is_best_fixed_decision_compiled():
         for T in (50, 400):
             for l2, radius, constraint in ((False, c.F1, "l1_ball"), (True, c.F2, "l2_ball")):
                 ref = best_fixed_decision(prob, np.arange(T), constraint, radius, max_iter=100)[1]
-                assert W._best_fixed_value(X[:T], prob.y[:T], l2, radius, 100, 1e-12) == pytest.approx(ref, rel=1e-10)
+                assert best_fixed_value_logistic(X[:T], prob.y[:T], l2, radius, 100, 1e-12) == pytest.approx(ref, rel=1e-10)
 
 
 def _clear_run_caches():

@@ -22,7 +22,8 @@ from dataclasses import dataclass, field
 import numpy as np
 from numba import njit
 
-from ..losses import loss_deriv, loss_value
+from .. import projections as _proj
+from ..losses import LOGISTIC, loss_deriv, loss_value
 from ..projections import project_l1_ball, project_simplex
 from ._checks import check_positive, check_problem
 
@@ -275,3 +276,88 @@ def best_fixed_decision(problem, order, constraint, radius, max_iter=1000, tol=1
         if quiet >= 10:
             break
     return w, fw
+
+
+@njit(cache=True, inline="always")
+def _project_ball(u, l2, radius):
+    """The projections of :func:`l1lab.solvers.online.best_fixed_decision` onto {||w||_2 <= radius} (``l2``)
+    or {||w||_1 <= radius}, with the kernels of :mod:`l1lab.projections` (Condat's threshold)."""
+    if l2:
+        n = math.sqrt(np.dot(u, u))
+        return u * (radius / n) if n > radius else u.copy()
+    a, total = _proj._abs_and_sum(u)
+    if total <= radius:
+        return u.copy()
+    theta = max(_proj._support_threshold_kernel(a, radius, _proj._threshold_condat(a, radius)), 0.0)
+    if theta == 0.0:
+        return u.copy()
+    return _proj._shrink_signed(u, theta)
+
+
+@njit(cache=True, inline="always")
+def _mean_logistic(a, y, c):
+    s = 0.0
+    for i in range(a.shape[0]):
+        s += c * loss_value(LOGISTIC, a[i], y[i])
+    return s
+
+
+@njit(cache=True, fastmath=True, nogil=True)
+def best_fixed_value_logistic(X, y, l2, radius, max_iter=1000, tol=1e-12):
+    """The value of :func:`best_fixed_decision` for the logistic loss over {||w||_1 <= radius} (or {||w||_2 <=
+    radius} with ``l2``), on the rows of the dense ``X`` (each once): min over the ball of (1/T) sum_t
+    L(<w, x_t>, y_t) by the same algorithm (FISTA from w = 0 with backtracking, the same restarts,
+    constants and stopping rule) for the logistic loss, compiled, and with the margins carried along: the
+    extrapolated point's margins are X v = (1 + b) X w_new - b X w, so an iteration multiplies by X twice
+    instead of five times.  Equal to ``best_fixed_decision`` up to rounding (``tests``)."""
+    T, d = X.shape
+    c = 1.0 / T
+    w = np.zeros(d)
+    aw = np.zeros(T)
+    fw = _mean_logistic(aw, y, c)
+    v = w.copy()
+    av = aw.copy()
+    t = 1.0
+    L = 1.0
+    quiet = 0
+    g = np.empty(T)
+    for _ in range(max_iter):
+        for i in range(T):
+            g[i] = c * loss_deriv(LOGISTIC, av[i], y[i])
+        gv = np.zeros(d)
+        for i in range(T):
+            gi = g[i]
+            for j in range(d):
+                gv[j] += X[i, j] * gi
+        fv = _mean_logistic(av, y, c)
+        while True:
+            w_new = _project_ball(v - gv / L, l2, radius)
+            a_new = np.empty(T)
+            for i in range(T):
+                acc = 0.0
+                for j in range(d):
+                    acc += X[i, j] * w_new[j]
+                a_new[i] = acc
+            f_new = _mean_logistic(a_new, y, c)
+            dw = w_new - v
+            if f_new <= fv + np.dot(gv, dw) + 0.5 * L * np.dot(dw, dw) + 1e-15 * abs(fv):
+                break
+            L *= 2.0
+        if f_new > fw:  # restart the momentum
+            v = w.copy()
+            av = aw.copy()
+            t = 1.0
+            quiet += 1
+            if quiet >= 10:
+                break
+            continue
+        t_new = 0.5 * (1.0 + math.sqrt(1.0 + 4.0 * t * t))
+        b = (t - 1.0) / t_new
+        v = w_new + b * (w_new - w)
+        av = a_new + b * (a_new - aw)
+        quiet = quiet + 1 if fw - f_new <= tol * max(1.0, abs(f_new)) else 0
+        w, aw, fw, t = w_new, a_new, f_new, t_new
+        L *= 0.9
+        if quiet >= 10:
+            break
+    return fw
