@@ -1,5 +1,8 @@
 """l1lab.style: the book's one figure style (the demos' figures are checked with it in tests/test_live.py)."""
+import ast
 import importlib
+import re
+from pathlib import Path
 
 import matplotlib
 
@@ -46,3 +49,33 @@ def test_style_problems_finds_wrong_colours_and_solid_theory():
     probs = style.style_problems(fig)
     assert len(probs) == 3
     assert "TruncGrad" in probs[0] and "Corollary 1" in probs[1] and "RADAR-CONST" in probs[2]
+
+
+def _literal_label(node):
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.JoinedStr):
+        return "".join(v.value if isinstance(v, ast.Constant) else "{}" for v in node.values)
+    return None
+
+
+def test_no_figure_of_the_book_draws_theory_solid():
+    """Every figure function of the package, read as code (the static figures as well as the live ones): a
+    plotted line labelled as a theorem, lemma, corollary, proposition or bound has a dashed or dotted style."""
+    solid = []
+    for path in sorted(Path(style.__file__).parent.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                    and node.func.attr in ("plot", "axhline", "axvline", "loglog", "semilogx", "semilogy", "step")):
+                continue
+            kw = {k.arg: k.value for k in node.keywords}
+            label = _literal_label(kw.get("label"))
+            if label is None or not style._THEORY.match(label) or None in kw:   # None: a **style dict
+                continue
+            ls = kw.get("ls", kw.get("linestyle"))
+            fmt = "".join(a.value for a in node.args if isinstance(a, ast.Constant) and isinstance(a.value, str))
+            dashed = (ls is not None and not (isinstance(ls, ast.Constant) and ls.value in ("-", "solid"))) \
+                or re.search(r"--|-\.|:", fmt) or (fmt and "-" not in fmt)           # markers only: not a line
+            if not dashed:
+                solid.append(f"{path.name}:{node.lineno}: {label[:60]!r}")
+    assert solid == []
