@@ -79,3 +79,9 @@ def test_no_figure_of_the_book_draws_theory_solid():
             if not dashed:
                 solid.append(f"{path.name}:{node.lineno}: {label[:60]!r}")
     assert solid == []
+
+
+def test_the_notation_page_lists_the_books_colours():
+    page = (Path(style.__file__).parent.parent / "notation.md").read_text()
+    listed = dict(re.findall(r"\| ([^|]+?) \| <span style=\"color:(#[0-9a-f]{6})\">", page))
+    assert listed == {name: to_hex(c) for name, c in style.ALGORITHM_COLORS.items()}
