@@ -268,8 +268,8 @@ def _overhangs_hidden(ax, xsig, ysig, title):
 
 
 def _axes_text_signature(ax, renderer, room):
-    """Texts of an axes placed (in data or axes coordinates) well inside it add nothing to the layout: they
-    count as "inside"; others by their strings and positions."""
+    """Texts of an axes placed (in data or axes coordinates) inside it add nothing to the layout: they count as
+    "inside"; others by their strings and positions."""
     out = []
     for t in ax.texts:
         if not t.get_visible() or not t.get_text():
@@ -283,11 +283,12 @@ def _axes_text_signature(ax, renderer, room):
             out.append(_text_signature([t])[0])
             continue
         bb = t.get_window_extent(renderer)
-        w, h = bb.width / room[0], bb.height / room[1]
+        # in axes fractions, for axes down to 4/5 of a new figure's (the text's size is fixed in pixels)
+        w, h = 1.25 * bb.width / room[0], 1.25 * bb.height / room[1]
         x0 = fx - {"left": 0.0, "center": 0.5, "right": 1.0}.get(t.get_ha(), 0.5) * w
         y0 = fy - {"bottom": 0.0, "baseline": 0.0, "center": 0.5, "center_baseline": 0.5, "top": 1.0}.get(
             t.get_va(), 0.5) * h
-        if 0.1 <= x0 and x0 + w <= 0.9 and 0.1 <= y0 and y0 + h <= 0.9 and np.isfinite([fx, fy]).all():
+        if 0.0 <= x0 and x0 + w <= 1.0 and 0.0 <= y0 and y0 + h <= 1.0 and np.isfinite([fx, fy]).all():
             continue
         out.append(_text_signature([t])[0])
     return tuple(out)
