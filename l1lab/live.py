@@ -44,9 +44,12 @@ def png_bytes(fig: Figure, compress_level: int = 1) -> bytes:
     return buf.getvalue()
 
 
-def clear_axes(ax) -> None:
+def clear_axes(ax) -> bool:
     """Empty ``ax`` for a redraw while keeping its axis objects (and their ticks): remove every artist and the
-    legend, blank the titles and labels, restart the colour cycle, and return scales, limits and autoscaling to their defaults."""
+    legend, blank the titles and labels, restart the colour cycle, and return scales, limits and autoscaling to
+    their defaults.  Returns False if an artist could not be removed (matplotlib refuses for a few kinds): the
+    axes must then be made again."""
+    removed = True
     for artist in list(ax.get_children()):
         if artist in (ax.xaxis, ax.yaxis, ax.patch, ax.title, ax._left_title, ax._right_title) \
                 or artist in ax.spines.values() or getattr(ax, "zaxis", None) is artist:
@@ -55,8 +58,8 @@ def clear_axes(ax) -> None:
             continue
         try:
             artist.remove()
-        except (NotImplementedError, ValueError):  # pragma: no cover - artists matplotlib cannot remove
-            pass
+        except (NotImplementedError, ValueError):
+            removed = False
     if ax.legend_ is not None:
         ax.legend_.remove()
     for loc in ("center", "left", "right"):
@@ -77,6 +80,7 @@ def clear_axes(ax) -> None:
     ax.ignore_existing_data_limits = True
     ax.set_autoscale_on(True)
     ax.autoscale_view()
+    return removed
 
 
 def figure_axes(fig, figsize, build=None, *, key=None, layout="constrained", **subplots_kw):
@@ -86,14 +90,13 @@ def figure_axes(fig, figsize, build=None, *, key=None, layout="constrained", **s
     function returned last time.  The axes come from ``build(fig)`` (any callable returning them), or, without
     ``build``, from ``fig.subplots(**subplots_kw)``.  When ``fig`` was made by the same ``key`` (by default the
     build and the keyword arguments), its axes are cleared with :func:`clear_axes` and returned as they are;
-    otherwise the figure is cleared and rebuilt.  Figure-level texts (the suptitle) and legends are removed.
+    otherwise (or if an axes could not be cleared) the figure is cleared and rebuilt.  Figure-level texts (the suptitle) and legends are removed.
     """
     if key is None:
         key = (getattr(build, "__qualname__", None), repr(sorted(subplots_kw.items())))
     key = (tuple(np.atleast_1d(figsize).tolist()), layout, key)
-    if fig is not None and getattr(fig, "_l1lab_key", None) == key:
-        for ax in fig.axes:
-            clear_axes(ax)
+    if fig is not None and getattr(fig, "_l1lab_key", None) == key \
+            and all([clear_axes(ax) for ax in fig.axes]):
         for artist in list(fig.texts) + list(fig.legends) + list(fig.lines) + list(fig.patches):
             artist.remove()
         if fig._suptitle is not None:

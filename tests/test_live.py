@@ -167,3 +167,17 @@ def test_demo_redraws_its_figure_in_place(name):
         assert (shown != drawn).any(axis=2).mean() <= 0.01, f"{name}: moving {cname}"
         ctrl.value = start
         assert box.image.value == first, f"{name}: moving {cname} and back changed the figure"
+
+
+def test_axes_that_cannot_be_cleared_are_made_again():
+    class Stuck(matplotlib.lines.Line2D):
+        def remove(self):
+            raise NotImplementedError("cannot remove artist")
+
+    fig = _line_figure(2.0)
+    old = list(fig.axes)
+    fig.axes[0].add_line(Stuck([0, 1], [0, 1]))
+    assert not live.clear_axes(fig.axes[0]) and live.clear_axes(fig.axes[1])
+    again = _line_figure(3.0, fig=fig)
+    assert again is fig and all(ax not in old for ax in fig.axes) and len(fig.axes) == 2
+    assert not any(isinstance(ln, Stuck) for ax in fig.axes for ln in ax.lines)
