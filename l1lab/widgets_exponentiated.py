@@ -53,7 +53,7 @@ from threadpoolctl import threadpool_limits
 from . import style as _style
 from . import teacher as _teacher
 from .live import figure_axes
-from .plotting import scrubbable_sweep
+from .plotting import log_axes as _log_axes, scrubbable_sweep
 from .solvers.online import best_fixed_value_logistic, sg_l2, smg
 from .teacher import _check_teacher, excess_risk, sg_l2_stream, smg_stream, teacher_problem, teacher_weights
 from .theory import kakade_foster_evendar as kfe
@@ -106,18 +106,6 @@ AVERAGING_LIMITS = dict(d=(10, 100, 300), p=(1, 4, 1), T0=(300, 1_000, 3_000), e
 TAU_MULT = 30
 #: largest tau * d of demo 2's streams
 AVERAGING_BUDGET = 10_000_000
-
-
-def _log_axes(ax):
-    """Log-log axes with minor ticks at 2 and 5 only (as :func:`l1lab.widgets_lower_bound._log_axes`: every
-    tick is several artists, laid out and drawn at every redraw of a live figure)."""
-    from matplotlib.ticker import LogLocator, NullFormatter
-
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    for axis in (ax.xaxis, ax.yaxis):
-        axis.set_minor_locator(LogLocator(base=10.0, subs=(2.0, 5.0)))
-        axis.set_minor_formatter(NullFormatter())
 
 
 # ---------------------------------------------------------------------------------------------- teacher

@@ -33,7 +33,8 @@ from matplotlib.figure import Figure
 from threadpoolctl import threadpool_limits
 
 from . import lower_bound as lb
-from .plotting import ALGORITHM_COLORS, scrubbable_sweep
+from . import style as _style
+from .plotting import ALGORITHM_COLORS, log_axes as _log_axes, scrubbable_sweep
 from .problem import Problem
 from .solvers import cyclic_cd, gcd, scd
 from .live import figure_axes
@@ -62,19 +63,7 @@ _BOUND = dict(color="C3", ls="--", lw=1.6)
 _POP = dict(color="C3", ls=":", lw=1.4)
 _EXACT = dict(color="k", lw=1.8)
 #: SCD restricted to the greedy support: a darker shade of SCD's blue (C0 mixed with 40% black)
-_SCD_DARK = "#13476c"
-
-
-def _log_axes(ax):
-    """Log-log axes with minor ticks at 2 and 5 only (every tick is several artists, and the constrained layout
-    lays them out twice: the full set of minor ticks doubled the time to draw a figure)."""
-    from matplotlib.ticker import LogLocator, NullFormatter
-
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    for axis in (ax.xaxis, ax.yaxis):
-        axis.set_minor_locator(LogLocator(base=10.0, subs=(2.0, 5.0)))
-        axis.set_minor_formatter(NullFormatter())
+_SCD_DARK = _style.shade("SCD", 0.4)
 
 
 # ---------------------------------------------------------------------------------------------- shared data
