@@ -7,7 +7,7 @@
     (Condat 2016) against "sort" (Figure 1), on v ~ N(0, I_n) with z chosen so that the projection keeps 3 % of
     the entries, for n = 1e3 .. 1e7 (``--quick``: 1e4 and 1e6).  Reported: median wall time of the whole call
     and ratio = t(sort) / t(method); targets at n = 1e6: condat >= 5x, pivot >= 2x.  For information the
-    threshold kernels alone (``l1lab.projections._threshold_*`` on |v|) are timed the same way.
+    threshold kernels alone (``l1lab.projections.dense._threshold_*`` on |v|) are timed the same way.
 (b) Sparse updates.  ``SparseL1BallProjector.update`` (Section 6, Figure 3) with k = 100 random coordinates and
     values 0.1 * N(0, 1), radius z = 100, at n = 1e4 and n = 1e6 (full run: also 1e7), after a burn-in that
     brings the support to its steady size.  Reported: median time per update and
@@ -26,14 +26,13 @@ import sys
 import time
 from pathlib import Path
 
-from _common import finish
-
 import numpy as np
+from _common import finish
 
 import l1lab
 from l1lab import projections
 from l1lab.projections import project_l1_ball
-from l1lab.sparse_projection import SparseL1BallProjector
+from l1lab.projections.sparse import SparseL1BallProjector
 
 RESULTS = Path(__file__).resolve().parent / "results" / "bench_projections.json"
 METHODS = ("sort", "pivot", "condat")

@@ -33,12 +33,11 @@ import time
 import warnings
 from pathlib import Path
 
-from _common import finish, single_thread
-
 import numpy as np
 import scipy
 import scipy.sparse as sp
 import sklearn
+from _common import finish, single_thread
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import SGDClassifier
 

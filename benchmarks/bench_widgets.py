@@ -23,43 +23,40 @@ from pathlib import Path
 import matplotlib
 
 matplotlib.use("Agg")
+import IPython.display  # noqa: E402
+import ipywidgets  # noqa: E402
+from _common import finish  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
-from _common import finish  # noqa: E402
-
-import ipywidgets  # noqa: E402
-import IPython.display  # noqa: E402
-
-from l1lab import (widgets, widgets_experiments, widgets_exponentiated, widgets_lower_bound,  # noqa: E402
-                   widgets_pgs, widgets_projections, widgets_radar, widgets_smidas)
+from l1lab.book import experiments, exponentiated, lower_bound, pgs, projections, radar, scd, smidas  # noqa: E402
 
 LIVE = 0.3
 
 DEMOS = {
-    "scd_bound": widgets.scd_bound_demo,
-    "cd_comparison": widgets.cd_comparison_demo,
-    "link": widgets_smidas.link_demo,
-    "smidas_bound": widgets_smidas.smidas_bound_demo,
-    "magic_comparison": widgets_smidas.magic_comparison_demo,
-    "prop4": widgets_smidas.prop4_demo,
-    "geometry": widgets_projections.geometry_demo,
-    "timing": widgets_projections.timing_demo,
-    "synthetic": widgets_projections.synthetic_demo,
-    "eg_vs_pg": widgets_projections.eg_vs_pg_demo,
-    "scaling": widgets_exponentiated.scaling_demo,
-    "regret": widgets_exponentiated.regret_demo,
-    "averaging": widgets_exponentiated.averaging_demo,
-    "lb_frontier": widgets_lower_bound.frontier_demo,
-    "lb_steps": widgets_lower_bound.steps_demo,
-    "experiment": widgets_experiments.experiment_demo,
-    "pgs_inverse": widgets_pgs.inverse_demo,
-    "pgs_text": widgets_pgs.text_demo,
-    "pgs_fixed_sigma": widgets_pgs.fixed_sigma_demo,
-    "pgs_k": widgets_pgs.k_demo,
-    "pgs_bounds": widgets_pgs.bounds_demo,
-    "radar_fig1a": widgets_radar.figure1a_demo,
-    "radar_fig1b": widgets_radar.figure1b_demo,
-    "radar_weak": widgets_radar.weak_sparsity_demo,
+    "scd_bound": scd.scd_bound_demo,
+    "cd_comparison": scd.cd_comparison_demo,
+    "link": smidas.link_demo,
+    "smidas_bound": smidas.smidas_bound_demo,
+    "magic_comparison": smidas.magic_comparison_demo,
+    "prop4": smidas.prop4_demo,
+    "geometry": projections.geometry_demo,
+    "timing": projections.timing_demo,
+    "synthetic": projections.synthetic_demo,
+    "eg_vs_pg": projections.eg_vs_pg_demo,
+    "scaling": exponentiated.scaling_demo,
+    "regret": exponentiated.regret_demo,
+    "averaging": exponentiated.averaging_demo,
+    "lb_frontier": lower_bound.frontier_demo,
+    "lb_steps": lower_bound.steps_demo,
+    "experiment": experiments.experiment_demo,
+    "pgs_inverse": pgs.inverse_demo,
+    "pgs_text": pgs.text_demo,
+    "pgs_fixed_sigma": pgs.fixed_sigma_demo,
+    "pgs_k": pgs.k_demo,
+    "pgs_bounds": pgs.bounds_demo,
+    "radar_fig1a": radar.figure1a_demo,
+    "radar_fig1b": radar.figure1b_demo,
+    "radar_weak": radar.weak_sparsity_demo,
 }
 
 
@@ -107,7 +104,7 @@ def _next_values(ctrl, n=2):
 def bench(name, make, n_moves=2):
     shown = []
     IPython.display.display = lambda *objs, **kw: [(shown.append(o), _render(o)) for o in objs]
-    widgets_display = sys.modules["l1lab.widgets"]
+    widgets_display = sys.modules["l1lab.book.controls"]
     t0 = time.perf_counter()
     box = make()
     first = time.perf_counter() - t0

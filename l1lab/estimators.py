@@ -32,7 +32,7 @@ every loss and solver, and needs no centering (which would break sparsity and th
 
 **Scaling.**  The solvers need features in [-1, 1].  With ``scale=None`` (default) other inputs get the same
 error as :class:`l1lab.Problem`; ``scale="maxabs"`` divides each column by its largest absolute value
-(:func:`l1lab.datasets.scale_features`, sparsity kept) before fitting and divides ``coef_`` by the same factors
+(:func:`l1lab.data.scale_features`, sparsity kept) before fitting and divides ``coef_`` by the same factors
 after, so predictions on unscaled X are right.  As with a ``MaxAbsScaler`` in a ``Pipeline`` (which it equals,
 up to the folding), the penalty then applies to the coefficients of the scaled features.
 
@@ -61,7 +61,7 @@ except ImportError as err:  # validate_data and __sklearn_tags__ are scikit-lear
     raise ImportError(f"l1lab.estimators needs scikit-learn >= 1.6; found {sklearn.__version__}") from err
 
 from . import solvers
-from .datasets import scale_features
+from .data.synthetic import scale_features
 from .links import smidas_p
 from .problem import Problem
 
@@ -206,7 +206,7 @@ class _L1Base(BaseEstimator):
             if big > 1.0:
                 raise ValueError(
                     f"features must lie in [-1, 1] (max |x_ij| = {big:.4g}), as the theory assumes; pass "
-                    f"scale='maxabs' to {type(self).__name__}, or use l1lab.datasets.scale_features(X)")
+                    f"scale='maxabs' to {type(self).__name__}, or use l1lab.data.scale_features(X)")
         if sp.issparse(X):
             X = sp.csc_matrix(X)
             if self.fit_intercept:

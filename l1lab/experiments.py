@@ -28,8 +28,8 @@ from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
 import numpy as np
-from joblib import Parallel, delayed, parallel_config
 
+from ._optional import progress_bar, require
 from .trace import Result, Trace
 
 __all__ = ["GapSummary", "SeedRuns", "run_seeds", "PAPER_SOLVERS", "PAPER_LAMS", "PAPER_ETA_GRID", "PAPER_TABLE1",
@@ -122,7 +122,7 @@ def run_seeds(solver: Callable[..., Result], problem, seeds, **kwargs) -> SeedRu
     ValueError is raised if they do not.
 
     >>> import l1lab
-    >>> from l1lab.datasets import make_regression
+    >>> from l1lab.data import make_regression
     >>> X, y, _ = make_regression(50, 10, 3)
     >>> runs = run_seeds(l1lab.solvers.scd, l1lab.Problem(X, y, lam=1e-2), seeds=3, n_iter=100)
     >>> runs.objective.shape[0]
@@ -404,7 +404,7 @@ def sweep_cache_dir(path=None) -> Path:
         if env:
             path = env
         else:
-            from .datasets_real import data_home
+            from .data.real import data_home
 
             path = data_home() / "sweeps"
     p = Path(path).expanduser()
@@ -514,7 +514,7 @@ def _cache_store(cache, key, packed, meta):
 
 
 def _as_datasets(datasets) -> dict:
-    from .datasets_real import Dataset
+    from .data.real import Dataset
 
     if isinstance(datasets, Dataset):
         datasets = [datasets]
@@ -523,7 +523,7 @@ def _as_datasets(datasets) -> dict:
     out = {}
     for ds in datasets:
         if not isinstance(ds, Dataset):
-            raise TypeError(f"datasets must be l1lab.datasets_real.Dataset objects (load_dataset(...) or "
+            raise TypeError(f"datasets must be l1lab.data.real.Dataset objects (load_dataset(...) or "
                             f"Dataset.from_arrays(name, X, y)), got {type(ds).__name__}")
         if ds.name in out:
             raise ValueError(f"two data sets are named {ds.name!r}; names identify runs in a sweep")
@@ -546,7 +546,7 @@ def _dask_client(cluster):
     try:
         from distributed import Client
     except ImportError as e:  # pragma: no cover - dask is in requirements.txt
-        raise ImportError("run_sweep(cluster=...) needs dask.distributed: pip install 'dask[distributed]'") from e
+        raise ImportError("run_sweep(cluster=...) needs dask.distributed: pip install 'l1lab[dask]'") from e
     if isinstance(cluster, Client):
         return cluster, False
     if isinstance(cluster, str):
@@ -564,7 +564,7 @@ def run_sweep(datasets, solvers=PAPER_SOLVERS, lams=PAPER_LAMS, etas=PAPER_ETA_G
 
     Parameters
     ----------
-    datasets : a :class:`l1lab.datasets_real.Dataset`, or a list / dict of them (``load_dataset(...)`` or
+    datasets : a :class:`l1lab.data.real.Dataset`, or a list / dict of them (``load_dataset(...)`` or
         ``Dataset.from_arrays(name, X, y)``); features must lie in [-1, 1]
     solvers : names from :data:`SWEEP_SOLVERS` (default the paper's SCD, GCD, SMIDAS, TRUNCGRAD)
     lams : regularization strengths (default the paper's 1e-6 and 1e-2)
@@ -659,10 +659,8 @@ def run_sweep(datasets, solvers=PAPER_SOLVERS, lams=PAPER_LAMS, etas=PAPER_ETA_G
 
 
 def _execute(todo, data, loss, n_checkpoints, options, cache, n_jobs, cluster, progress, results):
-    from tqdm import tqdm
-
-    bar = tqdm(total=len(todo), desc="l1lab sweep", unit="run", disable=(progress is False),
-               delay=0 if progress else 2.0)
+    bar = progress_bar(total=len(todo), desc="l1lab sweep", unit="run", disable=(progress is False),
+                       delay=0 if progress else 2.0)
 
     def store(key, packed):
         task = by_key[key]
@@ -678,7 +676,7 @@ def _execute(todo, data, loss, n_checkpoints, options, cache, n_jobs, cluster, p
 
     def call(t, k):
         ds = data[t.dataset]
-        return delayed(_run_task)(k, t, ds.X, ds.y, ds.fingerprint, loss, n_checkpoints, options[t.solver])
+        return joblib.delayed(_run_task)(k, t, ds.X, ds.y, ds.fingerprint, loss, n_checkpoints, options[t.solver])
 
     try:
         if cluster is None and n_jobs == 1:
@@ -686,13 +684,15 @@ def _execute(todo, data, loss, n_checkpoints, options, cache, n_jobs, cluster, p
                 ds = data[t.dataset]
                 store(*_run_task(k, t, ds.X, ds.y, ds.fingerprint, loss, n_checkpoints, options[t.solver]))
         elif cluster is None:
-            for key, packed in Parallel(n_jobs=n_jobs, return_as="generator_unordered")(call(t, k) for t, k in todo):
+            joblib = require("joblib", "a parallel sweep (n_jobs != 1)", "parallel")
+            for key, packed in joblib.Parallel(n_jobs=n_jobs, return_as="generator_unordered")(call(t, k) for t, k in todo):
                 store(key, packed)
         else:
+            joblib = require("joblib", "a sweep on a Dask cluster", "dask")
             client, own = _dask_client(cluster)
             try:
-                with parallel_config(backend="dask", client=client):
-                    gen = Parallel(n_jobs=-1, return_as="generator_unordered")(call(t, k) for t, k in todo)
+                with joblib.parallel_config(backend="dask", client=client):
+                    gen = joblib.Parallel(n_jobs=-1, return_as="generator_unordered")(call(t, k) for t, k in todo)
                     for key, packed in gen:
                         store(key, packed)
             finally:

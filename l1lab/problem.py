@@ -4,7 +4,8 @@ r"""The l1-regularized problem (1)/(5) of Shalev-Shwartz & Tewari (2011).
 
 :class:`Problem` holds the data (a dense ndarray or a scipy.sparse matrix, never densified), the labels,
 the loss and lambda; validates them; evaluates C, P, the gradient of C and the optimality residual; and
-computes a high-accuracy reference optimum.
+the exact minimizer over the unpenalized coordinates, which defines lambda_max.  The high-accuracy reference
+optimum is a solver's job: :func:`l1lab.solvers.reference_solution`.
 
 Optional per-coordinate penalty weights c_j >= 0 generalize the penalty to :math:`\lambda\sum_j c_j|w_j|`; a
 weight 0 leaves a coordinate unpenalized, which is how an intercept (a constant feature column of ones) enters
@@ -70,7 +71,7 @@ class Problem:
         if values.size and np.max(np.abs(values)) > 1.0:
             raise ValueError(
                 f"features must lie in [-1, 1] (max |x_ij| = {np.max(np.abs(values)):.4g}), as the theory assumes; "
-                "use l1lab.datasets.scale_features(X)")
+                "use l1lab.data.scale_features(X)")
 
         y = np.asarray(y)
         if y.ndim != 1:
@@ -101,7 +102,6 @@ class Problem:
             self.column_nnz = np.full(self.d, self.m, dtype=np.int64)
         self.nnz = int(self.column_nnz.sum())
         self.penalty_weights = self._check_penalty_weights(penalty_weights)
-        self._reference = None
         self._csr_arrays = None
         self._lambda_max = None
         self._null = None
@@ -228,8 +228,6 @@ class Problem:
             if self.penalty_weights is not None:
                 U = np.flatnonzero(self.penalty_weights == 0)
                 if U.size:
-                    from .solvers.reference import unpenalized_minimizer
-
                     w[U] = unpenalized_minimizer(self, U)
             self._null = w
         return self._null.copy()
@@ -271,24 +269,68 @@ class Problem:
         scale = max(self.lambda_max, self.lam, np.finfo(float).tiny)
         return self.optimality_residual(w, margins) / scale
 
-    # ------------------------------------------------------------------ reference
-    def reference_solution(self, tol: float = 1e-10):
-        """A high-accuracy minimizer and the optimal value: ``(w_star, p_star)``.
-
-        Smooth losses: our own coordinate descent (exact coordinate minimization for the squared loss,
-        the majorization step of Algorithm 1 for the logistic loss) with an active set, polished by Newton
-        steps on the support, until the relative optimality residual is at most ``tol`` (default 1e-10).
-        Hinge loss: the linear program solved by HiGHS.  The result is cached per ``tol``.
-        """
-        if self._reference is None or self._reference[0] > tol:
-            from .solvers.reference import solve_reference
-
-            w, p = solve_reference(self, tol)
-            self._reference = (tol, w, p)
-        return self._reference[1].copy(), self._reference[2]
-
     def __repr__(self):
         kind = f"sparse, density {self.density:.3g}" if self.is_sparse else "dense"
         weights = "" if self.penalty_weights is None else (
             f", penalty weights ({int(np.sum(self.penalty_weights == 0))} unpenalized)")
         return f"Problem(m={self.m}, d={self.d}, {kind}, loss={self.loss.name!r}, lam={self.lam:g}{weights})"
+
+
+def hinge_linear_program(X, y, lam_j):
+    """argmin_w (1/m) sum_i max(0, 1 - y_i <x_i, w>) + sum_j lam_j |w_j|, exactly, as the linear program
+
+    min (1/m) sum xi_i + sum_j lam_j (u_j + v_j)  s.t. xi_i >= 1 - y_i <x_i, u - v>,  u, v, xi >= 0
+
+    solved by HiGHS (w = u - v)."""
+    from scipy.optimize import linprog
+
+    m, d = X.shape
+    YX = sp.csr_matrix(X).multiply(np.asarray(y)[:, None]).tocsr()
+    A = sp.hstack([-YX, YX, -sp.identity(m)], format="csr")
+    lam_j = np.asarray(lam_j, dtype=np.float64)
+    c = np.concatenate([lam_j, lam_j, np.full(m, 1.0 / m)])
+    res = linprog(c, A_ub=A, b_ub=-np.ones(m), bounds=(0, None), method="highs",
+                  options={"primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10})
+    if res.status != 0:
+        raise RuntimeError(f"HiGHS failed on the hinge-loss linear program: {res.message}")
+    return res.x[:d] - res.x[d:2 * d]
+
+
+def unpenalized_minimizer(problem, U, max_steps=100):
+    """argmin over w_U of C(w) with every w_j, j not in U, at zero (U: a few column indices).
+
+    Squared loss: least squares.  Logistic loss: Newton's method with a backtracking line search, to a gradient
+    of 1e-13 or a Newton decrement of 1e-16 (|L'| <= 1 and |x_ij| <= 1 make these absolute scales).  Hinge loss: the linear program.  Raises
+    ValueError when no finite minimizer exists (e.g. logistic labels of one class with an intercept)."""
+    m = problem.m
+    XU = problem.X[:, U]
+    XU = XU.toarray() if sp.issparse(XU) else np.asarray(XU)
+    loss, y = problem.loss, problem.y
+    if not loss.smooth:
+        return hinge_linear_program(XU, y, np.zeros(len(U)))
+    if loss.name == "squared":
+        return np.linalg.lstsq(XU, y, rcond=None)[0]
+    w = np.zeros(len(U))
+    for _ in range(max_steps):
+        z = XU @ w
+        g = XU.T @ loss.deriv(z, y) / m
+        if np.max(np.abs(g)) <= 1e-13:
+            return w
+        H = (XU * loss.second(z, y)[:, None]).T @ XU / m
+        step = np.linalg.lstsq(H, -g, rcond=None)[0]
+        if -float(g @ step) <= 1e-16:
+            # Newton decrement at the rounding level of C: a line search cannot see a decrease any more, and
+            # the full step is the accurate one (quadratic convergence)
+            return w + step
+        c0 = problem.smooth_from_margins(z)
+        t = 1.0
+        while t > 1e-12:
+            if problem.smooth_from_margins(z + t * (XU @ step)) <= c0 + 1e-4 * t * float(g @ step):
+                break
+            t *= 0.5
+        else:
+            return w  # no further decrease at working precision
+        w = w + t * step
+    raise ValueError(
+        "the unpenalized coordinates have no finite minimizer (Newton's method diverged): for the logistic "
+        "loss with an intercept, are all labels the same?")

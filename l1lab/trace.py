@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+__all__ = ["Result", "Trace", "TraceRecorder", "best_found", "hitting_steps", "log_checkpoints"]
+
 
 def log_checkpoints(n_iter: int, n_checkpoints: int = 60) -> np.ndarray:
     """Iteration counts 0 < ... < n_iter, roughly log-spaced, always including 0 and ``n_iter``."""
@@ -73,3 +75,40 @@ class Result:
     def objective(self) -> float:
         """P(w) of the final iterate."""
         return float(self.trace.objective[-1])
+
+
+# ------------------------------------------------------------------------------------ queries on records
+def best_found(nnz, excess, s_values):
+    r"""For every s of ``s_values``: the smallest ``excess`` among the records whose ``nnz`` is at most s (inf if
+    none): the best s-sparse point a run visited.  ``nnz`` and ``excess`` are 1-d (one run) or 2-d (one run per
+    row; then one row of results per run)."""
+    one = np.ndim(nnz) == 1
+    nnz = np.atleast_2d(np.asarray(nnz))
+    excess = np.atleast_2d(np.asarray(excess, dtype=np.float64))
+    s_values = np.atleast_1d(np.asarray(s_values))
+    out = np.full((nnz.shape[0], s_values.size), np.inf)
+    for i in range(nnz.shape[0]):
+        order = np.argsort(nnz[i], kind="stable")
+        sorted_nnz = nnz[i][order]
+        running = np.minimum.accumulate(excess[i][order])
+        k = np.searchsorted(sorted_nnz, s_values, side="right")   # records with nnz <= s: the first k
+        out[i] = np.where(k > 0, running[np.maximum(k - 1, 0)], np.inf)
+    return out[0] if one else out
+
+
+def hitting_steps(iteration, excess, eps):
+    r"""Steps a run needed to reach ``excess <= eps``, from records at checkpoints: returns (lo, hi), where hi is
+    the first checkpoint with excess <= eps and lo = (previous checkpoint) + 1, so the true first step lies in
+    [lo, hi]; both nan if the run never reached eps.  ``eps`` may be an array (one pair of arrays then)."""
+    iteration = np.asarray(iteration)
+    excess = np.asarray(excess, dtype=np.float64)
+    eps = np.atleast_1d(np.asarray(eps, dtype=np.float64))
+    lo = np.full(eps.shape, np.nan)
+    hi = np.full(eps.shape, np.nan)
+    for k, e in enumerate(eps):
+        idx = np.nonzero(excess <= e)[0]
+        if idx.size:
+            i = idx[0]
+            hi[k] = iteration[i]
+            lo[k] = iteration[i - 1] + 1 if i > 0 else iteration[i]
+    return lo, hi

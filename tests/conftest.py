@@ -2,7 +2,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from l1lab.datasets import make_classification, make_regression
+from l1lab.data import make_classification, make_regression
 
 
 @pytest.fixture(scope="session")

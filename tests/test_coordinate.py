@@ -1,8 +1,8 @@
 import numpy as np
 import pytest
 
-from l1lab import Problem, solvers
-from l1lab.datasets import make_classification, make_regression
+from l1lab import Problem, reference_solution, solvers
+from l1lab.data import make_classification, make_regression
 from l1lab.losses import soft_threshold
 from l1lab.theory import shalev_shwartz_tewari as sst
 
@@ -93,7 +93,7 @@ def test_converges_to_the_reference_optimum(loss, solver):
     X, y, _ = (make_regression if loss == "squared" else make_classification)(80, 30, 4, seed=5)
     lam = 0.05 * Problem(X, y, loss, 1.0).lambda_max
     prob = Problem(X, y, loss, lam)
-    _, p_star = prob.reference_solution()
+    _, p_star = reference_solution(prob)
     n = {"scd": 2000 * prob.d, "cyclic_cd": 2000 * prob.d, "gcd": 30000}[solver]
     res = getattr(solvers, solver)(prob, n_iter=n)
     assert res.objective - p_star <= 1e-9 * p_star
@@ -103,7 +103,7 @@ def test_converges_to_the_reference_optimum(loss, solver):
 def _bound_setup(loss, seed=0):
     X, y, _ = (make_regression if loss == "squared" else make_classification)(60, 20, 4, seed=seed)
     prob = Problem(X, y, loss, 0.02 * Problem(X, y, loss, 1.0).lambda_max)
-    w_star, p_star = prob.reference_solution()
+    w_star, p_star = reference_solution(prob)
     psi0 = sst.scd_psi0(prob.loss.beta, w_star, prob.objective(np.zeros(prob.d)))
     return prob, p_star, psi0
 

@@ -1,4 +1,4 @@
-"""l1lab.datasets_real: download, verification, atomic caching, parsing, scaling and offline stand-ins.
+"""l1lab.data.real: download, verification, atomic caching, parsing, scaling and offline stand-ins.
 
 Every download goes to an HTTP server on loopback that serves the tiny files of tests/fixtures/ (same formats as
 the real sources); an autouse fixture makes any other URL fail, so these tests never touch the network.
@@ -20,8 +20,8 @@ import pytest
 import scipy.sparse as sp
 
 import l1lab
-from l1lab import datasets_real as dr
-from l1lab.datasets import add_random_features, scale_features
+from l1lab.data import add_random_features, scale_features
+from l1lab.data import real as dr
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
@@ -303,7 +303,7 @@ def test_paper_datasets_offline_and_the_datasets_module_entry_point(monkeypatch)
     assert list(got) == ["duke", "arcene", "magic04s", "magic04d"]
     assert all(ds.offline and ds.label.startswith(f"offline stand-in for {n.upper()}") for n, ds in got.items())
     with pytest.warns(UserWarning):
-        ds = l1lab.datasets.load_dataset("magic04d", allow_offline=True, timeout=2.0)
+        ds = l1lab.data.load_dataset("magic04d", allow_offline=True, timeout=2.0)
     assert ds.offline and ds.fingerprint == got["magic04d"].fingerprint
 
 

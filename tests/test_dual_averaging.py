@@ -6,7 +6,8 @@ import pytest
 from scipy.optimize import minimize
 
 from l1lab import Problem
-from l1lab.datasets import make_classification
+from l1lab.data import make_classification
+from l1lab.data import radar as rd
 from l1lab.links import link_inverse
 from l1lab.projections import l1_ball_threshold, project_l1_ball
 from l1lab.solvers import _da_kernels as K
@@ -150,7 +151,7 @@ def numpy_radar(X, y, loss_deriv, R1, lam_of, alpha_of, p, n_iter, length=None, 
 
 def test_radar_oracle_rule_and_schedule_12_match_plain_numpy():
     d = 40
-    stream = Recorder(da.make_stream(d, seed=1))
+    stream = Recorder(rd.make_stream(d, seed=1))
     c = example2(stream.sampler)
     R1 = 1.2 * float(np.abs(stream.theta_star).sum())
     s, omega, c1 = math.ceil(math.log(d)), 1.0, 64.0
@@ -196,7 +197,7 @@ def test_iterates_stay_in_omega_R_i():
     """A large step puts the unconstrained minimizer of (4) outside Omega(R_i): the iterate must sit on its
     sphere, ||theta_t - y_i||_p = R_i, never outside (checked on the returned iterates, not the kernel's ratio)."""
     d = 30
-    stream = da.make_stream(d, seed=4)
+    stream = rd.make_stream(d, seed=4)
     R1 = float(np.abs(stream.theta_star).sum())
     p = th.prox_exponent(d)
     on_sphere = 0
@@ -238,7 +239,7 @@ def test_rda_closed_form_is_the_argmin_and_matches_plain_numpy():
         np.testing.assert_allclose(theta, best.x[:d] - best.x[d:], atol=1e-4)
         assert np.all((theta == 0) == (np.abs(gsum / t) <= lam))
     # a whole run against the update written with soft-thresholding and link_inverse
-    stream = Recorder(da.make_stream(50, seed=2))
+    stream = Recorder(rd.make_stream(50, seed=2))
     res = da.rda(stream, 400, 0.05, 0.5, seed=7)
     X, y = stream.samples()
     p = th.prox_exponent(50)
@@ -288,7 +289,7 @@ def test_radar_beats_rda_and_sgd_at_d_2000():
     Example 2's G(R), sigma(R), gamma and the choices c1 = 256, omega = 1) against RDA with
     lam = 4 eta sqrt(log d/T) and SGD (eta_t = 1/(gamma t)) on the l1 ball of radius ||theta*||_1."""
     d, T = 2000, 10_000
-    stream = da.make_stream(d, seed=0)
+    stream = rd.make_stream(d, seed=0)
     R1 = float(np.abs(stream.theta_star).sum())
     c = example2(stream)
     radar = da.radar(stream, T, R1=R1, s=math.ceil(math.log(d)), omega=1.0, c1=256.0, seed=0, **c)
@@ -303,10 +304,10 @@ def test_radar_beats_rda_and_sgd_at_d_2000():
 # --------------------------------------------------------------------------------- data and errors
 def test_stream_and_generators():
     d = 500
-    theta = da.sparse_theta(d, seed=3)
+    theta = rd.sparse_theta(d, seed=3)
     assert np.count_nonzero(theta) == math.ceil(math.log(d))
     np.testing.assert_allclose(np.abs(theta[theta != 0]), 1 / math.sqrt(2))
-    st = da.UniformDesignStream(theta, B=2.0, noise_var=0.5)
+    st = rd.UniformDesignStream(theta, B=2.0, noise_var=0.5)
     X, y = st(np.random.default_rng(0), 4000)
     assert X.shape == (4000, d) and np.all(np.abs(X) <= 2.0)
     resid = y - X @ theta
@@ -315,17 +316,17 @@ def test_stream_and_generators():
     w = np.random.default_rng(1).standard_normal(d) * 0.1
     assert np.mean((y - X @ w) ** 2 / 2) == pytest.approx(st.expected_loss(w), rel=0.1)
     for q in (0.2, 0.5, 1.0):
-        t = da.weakly_sparse_theta(d, q, Rq=3.0, seed=2)
+        t = rd.weakly_sparse_theta(d, q, Rq=3.0, seed=2)
         assert th.lq_radius(t, q) == pytest.approx(3.0)
-        t = da.weakly_sparse_theta(d, q, seed=2)
+        t = rd.weakly_sparse_theta(d, q, seed=2)
         assert float(t @ t) == pytest.approx(math.ceil(math.log(d)) / 2)
         mags = np.sort(np.abs(t))[::-1]
         np.testing.assert_allclose(mags[1:4] / mags[0], np.arange(2, 5) ** (-1 / q))
-    assert np.count_nonzero(da.make_stream(d, q=0.0, seed=1).theta_star) == math.ceil(math.log(d))
+    assert np.count_nonzero(rd.make_stream(d, q=0.0, seed=1).theta_star) == math.ceil(math.log(d))
 
 
 def test_same_seed_same_numbers_whatever_the_checkpoints():
-    stream = da.make_stream(300, seed=5)
+    stream = rd.make_stream(300, seed=5)
     R1 = float(np.abs(stream.theta_star).sum())
     c = example2(stream)
     kw = dict(R1=R1, s=6, omega=1.0, c1=64.0, seed=2, **c)
@@ -341,7 +342,7 @@ def test_same_seed_same_numbers_whatever_the_checkpoints():
 
 
 def test_bad_parameters_give_clear_errors():
-    stream = da.make_stream(100, seed=0)
+    stream = rd.make_stream(100, seed=0)
     R1 = float(np.abs(stream.theta_star).sum())
     c = example2(stream)
     with pytest.raises(ValueError, match="too small for one epoch.*c1"):
@@ -389,7 +390,7 @@ def test_loglog_slope():
 
 def test_theory_epochs_follow_9_and_a_plain_sampler_gives_the_same_run():
     d = 100
-    stream = da.make_stream(d, seed=6)
+    stream = rd.make_stream(d, seed=6)
     R1 = float(np.abs(stream.theta_star).sum())
     c = example2(stream)
     kw = dict(R1=R1, epochs="theory", s=5, omega=1.0, c1=2e-3, seed=4, **c)
@@ -407,7 +408,7 @@ def test_theory_epochs_follow_9_and_a_plain_sampler_gives_the_same_run():
 
 def test_radar_const_default_length_is_theorem_2s_and_eda_needs_only_G_sigma():
     d, T = 100, 3000
-    stream = da.make_stream(d, seed=8)
+    stream = rd.make_stream(d, seed=8)
     R1 = float(np.abs(stream.theta_star).sum())
     res = da.radar(stream, T, R1=R1, epochs="constant", s=5, gamma=1 / 3, G=0.5, sigma=0.5, omega=1.0, seed=1)
     kap = th.kappa_T(T, d, 5, 1 / 3, R1, 0.5, 0.5, 1.0)

@@ -20,8 +20,8 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import MaxAbsScaler
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from l1lab import Problem, solvers
-from l1lab.datasets import make_classification, make_regression, scale_features
+from l1lab import Problem, reference_solution, solvers
+from l1lab.data import make_classification, make_regression, scale_features
 from l1lab.estimators import SOLVERS, L1Classifier, L1Regressor, default_eta
 from l1lab.links import link_inverse, smidas_p
 from l1lab.losses import soft_threshold
@@ -81,7 +81,7 @@ def liblinear_fit(synthetic_classification):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)  # liblinear's iteration cap at tol = 1e-14
         ref = _liblinear_estimator(X.shape[0], lam).fit(X, y)
-    w, _ = Problem(X, y, "logistic", lam).reference_solution(1e-13)
+    w, _ = reference_solution(Problem(X, y, "logistic", lam), 1e-13)
     assert np.max(np.abs(ref.coef_[0] - w)) <= 1e-10
     return lam, ref
 
@@ -120,7 +120,7 @@ def test_classifier_with_intercept_matches_saga_and_the_reference(data, syntheti
     est = L1Classifier(lam=lam).fit(X, y)
     saga = LogisticRegression(C=1.0 / (m * lam), solver="saga", tol=1e-13, max_iter=1_000_000,
                               **L1_LOGISTIC).fit(X, y)
-    w, _ = _with_intercept(X, np.where(y == 1, 1.0, -1.0), "logistic", lam).reference_solution(1e-12)
+    w, _ = reference_solution(_with_intercept(X, np.where(y == 1, 1.0, -1.0), "logistic", lam), 1e-12)
     for coef, b in ((saga.coef_[0], saga.intercept_[0]), (w[:-1], w[-1])):
         assert np.max(np.abs(est.coef_[0] - coef)) <= 1e-6
         assert abs(est.intercept_[0] - b) <= 1e-6
@@ -173,7 +173,7 @@ def test_stochastic_solvers_get_close_on_a_fixed_budget(solver, synthetic_classi
     for E, (X, y), loss in ((L1Classifier, synthetic_classification, "logistic"), (L1Regressor, diabetes, "squared")):
         ys = y if loss == "squared" else np.where(y == y.max(), 1.0, -1.0)
         prob = _with_intercept(X, ys, loss, 0.01)
-        _, p_star = prob.reference_solution()
+        _, p_star = reference_solution(prob)
         p0 = prob.objective(np.zeros(prob.d))
         for output, slack in (("average", 0.1), ("last", 1.0)):
             est = E(lam=0.01, solver=solver, solver_options={"output": output}).fit(X, y)
@@ -251,7 +251,7 @@ def test_penalty_weights_in_problem(small_regression):
     assert np.all(w0[:-1] == 0) and abs(prob.gradient(w0)[-1]) <= 1e-12
     assert prob.lambda_max == pytest.approx(np.max(np.abs(prob.gradient(w0)[:-1])))
     big = Problem(X, y, "squared", prob.lambda_max * 1.01, penalty_weights=c)
-    np.testing.assert_allclose(big.reference_solution()[0], w0, atol=1e-12)
+    np.testing.assert_allclose(reference_solution(big)[0], w0, atol=1e-12)
     # residual: an unpenalized coordinate must have a zero derivative even at w_j = 0
     assert prob.optimality_residual(np.zeros(d)) >= abs(prob.gradient(np.zeros(d))[-1])
     # all-ones weights are the papers' problem: stored as None
@@ -279,7 +279,7 @@ def test_weighted_reference_matches_sklearn(loss, diabetes, breast_cancer):
                                 **L1_LOGISTIC).fit(X, y)
         prob = _with_intercept(X, np.where(y == 1, 1.0, -1.0), loss, lam)
         coef, b = sk.coef_[0], sk.intercept_[0]
-    w, p_star = prob.reference_solution(1e-12)
+    w, p_star = reference_solution(prob, 1e-12)
     np.testing.assert_allclose(w, np.r_[coef, b], atol=1e-7)
     assert p_star <= prob.objective(np.r_[coef, b]) + 1e-12
 
@@ -289,11 +289,11 @@ def test_weighted_hinge_reference_is_optimal(small_classification):
     at least as good as the intercept-free optimum."""
     X, y = small_classification
     prob = _with_intercept(X, y, "hinge", 0.02)
-    w, p_star = prob.reference_solution()
+    w, p_star = reference_solution(prob)
     rng = np.random.default_rng(0)
     for _ in range(200):
         assert prob.objective(w + 1e-3 * rng.standard_normal(prob.d)) >= p_star - 1e-12
-    assert p_star <= Problem(X, y, "hinge", 0.02).reference_solution()[1] + 1e-12
+    assert p_star <= reference_solution(Problem(X, y, "hinge", 0.02))[1] + 1e-12
 
 
 def naive_weighted_cd(prob, coords):

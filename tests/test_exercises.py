@@ -1,4 +1,4 @@
-"""l1lab.exercises: the checkers accept l1lab's references and reject wrong answers with deterministic text, the
+"""l1lab.book.exercises: the checkers accept l1lab's references and reject wrong answers with deterministic text, the
 student notebooks are the solutions with the answers removed, and ``pytest --nbval`` passes on the solutions
 (with their stored outputs) and fails on the student versions and on a wrong solution."""
 import math
@@ -10,9 +10,9 @@ import nbformat
 import numpy as np
 import pytest
 
-from l1lab import exercises as E
+from l1lab.book import exercises as E
+from l1lab.data.lower_bound import population_risk
 from l1lab.links import link_inverse
-from l1lab.lower_bound import population_risk
 from l1lab.losses import soft_threshold
 from l1lab.projections import project_l1_ball, project_simplex
 from l1lab.solvers.dual_averaging import radar_update
@@ -159,7 +159,7 @@ def test_student_notebooks_are_the_solutions_without_answers():
     for name in CHAPTERS:
         sol = nbformat.read(SOLUTIONS / f"{name}.ipynb", as_version=4)
         stu = nbformat.read(STUDENT / f"{name}.ipynb", as_version=4)
-        assert stu == E.make_student_notebook(sol), f"{name}: regenerate with python -m l1lab.exercises students ..."
+        assert stu == E.make_student_notebook(sol), f"{name}: regenerate with python -m l1lab.book.exercises students ..."
         assert sum(E.SOLUTION_BEGIN in c.source for c in sol.cells if c.cell_type == "code") >= 2
         assert not any(E.SOLUTION_BEGIN in c.source for c in stu.cells)
         assert all(not c.get("outputs") for c in stu.cells if c.cell_type == "code")

@@ -3,7 +3,8 @@ import numpy as np
 import pytest
 
 import l1lab
-from l1lab.datasets import make_regression
+from l1lab import reference_solution
+from l1lab.data import make_regression
 from l1lab.experiments import SeedRuns, run_seeds
 
 
@@ -34,7 +35,7 @@ def test_int_seeds_means_range(problem):
 
 def test_gap_and_summary_match_numpy(problem):
     runs = run_seeds(l1lab.solvers.scd, problem, range(5), n_iter=120, n_checkpoints=10)
-    _, p_star = problem.reference_solution()
+    _, p_star = reference_solution(problem)
     objs = np.vstack([l1lab.solvers.scd(problem, 120, seed=s, n_checkpoints=10).trace.objective for s in range(5)])
     g = objs - p_star
     np.testing.assert_array_equal(runs.gap(p_star), g)

@@ -1,6 +1,6 @@
-"""l1lab.live and the book's live demos redrawn in place.
+"""l1lab.book.live and the book's live demos redrawn in place.
 
-For every widget demo of the book: its figure follows the book's style (:func:`l1lab.style.style_problems`), a
+For every widget demo of the book: its figure follows the book's style (:func:`l1lab.book.style.style_problems`), a
 slider move redraws the widget's one figure (no new figure), the frame it
 shows is the figure a fresh call draws for the same values (same axes positions to a pixel, at most 1 % of the
 pixels different), and moving the control back shows exactly, byte for byte, the first frame.  The demos are
@@ -18,10 +18,15 @@ import pytest  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 from PIL import Image  # noqa: E402
 
-from l1lab import live  # noqa: E402
-from l1lab.style import style_problems  # noqa: E402
-from l1lab import (widgets, widgets_exponentiated, widgets_lower_bound, widgets_pgs,  # noqa: E402
-                   widgets_projections, widgets_radar, widgets_smidas)
+from l1lab.book import exponentiated as widgets_exponentiated  # noqa: E402
+from l1lab.book import live  # noqa: E402
+from l1lab.book import lower_bound as widgets_lower_bound  # noqa: E402
+from l1lab.book import pgs as widgets_pgs  # noqa: E402
+from l1lab.book import projections as widgets_projections  # noqa: E402
+from l1lab.book import radar as widgets_radar  # noqa: E402
+from l1lab.book import scd as widgets  # noqa: E402
+from l1lab.book import smidas as widgets_smidas  # noqa: E402
+from l1lab.book.style import style_problems  # noqa: E402
 
 
 # ---------------------------------------------------------------------------------------------- the module
@@ -138,8 +143,8 @@ MOVES = {
     "radar_weak": None,
 }
 # Not built here because their first display runs PGS for 10-40 s (the chapter builds them): the PGS text, fixed-σ
-# and k demos, whose in-place redraws are tested in tests/test_widgets_pgs.py; and the experiments demo, which
-# needs the stand-in data sets (tests/test_widgets_experiments.py).
+# and k demos, whose in-place redraws are tested in tests/test_book_pgs.py; and the experiments demo, which
+# needs the stand-in data sets (tests/test_book_experiments.py).
 
 
 @pytest.mark.parametrize("name", sorted(DEMOS))
@@ -148,7 +153,7 @@ def test_demo_redraws_its_figure_in_place(name):
     assert box.live.in_place, f"{name}: its figure function does not take fig= (a new figure at every move)"
     first, fig = box.image.value, box.live.fig
     assert isinstance(fig, Figure) and first[:4] == b"\x89PNG"
-    assert style_problems(fig) == [], f"{name}: the book's figure style (l1lab.style)"
+    assert style_problems(fig) == [], f"{name}: the book's figure style (l1lab.book.style)"
     moves = MOVES[name] or list(box.controls)[:1]
     for cname in moves:
         ctrl = box.controls[cname]

@@ -1,4 +1,4 @@
-"""Lemma 5 of Shalev-Shwartz & Tewari (2011): the construction (l1lab.lower_bound) and the lemma's constants
+"""Lemma 5 of Shalev-Shwartz & Tewari (2011): the construction (l1lab.data.lower_bound) and the lemma's constants
 (l1lab.theory.shalev_shwartz_tewari.lemma5_*).
 
 The construction has the stated moments (exactly, and on samples within a Hoeffding tolerance); the exact
@@ -12,10 +12,12 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from l1lab import lower_bound as lb
+from l1lab.data import lower_bound as lb
 from l1lab.problem import Problem
 from l1lab.solvers import cyclic_cd, gcd, scd
+from l1lab.solvers.forward import forward_selection, restricted_scd
 from l1lab.theory import shalev_shwartz_tewari as sst
+from l1lab.trace import best_found, hitting_steps
 
 
 # ---------------------------------------------------------------------------------------------- moments
@@ -199,7 +201,7 @@ def test_repaired_lemma_holds_at_every_eps(B):
 def test_found_sparse_solutions_satisfy_the_lemma_for_every_s(B):
     prob = lb.lemma5_problem(B)
     d = prob.d
-    path = lb.forward_selection(prob)
+    path = forward_selection(prob)
     s = np.arange(1, d + 1)
     excess = lb.risk_from_objective(path.objective[1:]) - sst.lemma5_optimal_risk(B, d)
     pop = lb.population_excess(path.weights[1:], B)
@@ -212,7 +214,7 @@ def test_found_sparse_solutions_satisfy_the_lemma_for_every_s(B):
     pr = sst.lemma5_printed_bound_range(B, c=8, cap=0.24)
     assert np.all(pop[s <= pr] >= np.asarray(sst.lemma5_population_gap_bound(s[s <= pr], B)))
     for si in (1, 7, 50):   # SCD restricted to the greedy support reaches the frontier
-        w = lb.restricted_scd(prob, path.order[:si])
+        w = restricted_scd(prob, path.order[:si])
         assert np.count_nonzero(w) <= si
         assert lb.population_excess(w, B) == pytest.approx(fr[si - 1], abs=1e-10)
 
@@ -221,7 +223,7 @@ def test_solutions_found_on_a_sample_never_beat_the_population_frontier():
     B = 2
     prob = lb.lemma5_problem(B, m=2_000, seed=0)
     d = prob.d
-    path = lb.forward_selection(prob, s_max=150)
+    path = forward_selection(prob, s_max=150)
     pop = lb.population_excess(path.weights[1:], B)
     s = np.arange(1, 151)
     assert np.all(pop >= np.asarray(sst.lemma5_frontier(s, B, d)) - 1e-12)
@@ -245,24 +247,24 @@ def test_iteration_bound_respected_by_scd_cyclic_and_gcd_runs():
         assert np.all(nnz <= t)                            # one coordinate per step
         keep = t <= d
         assert np.all(ex[keep] >= np.asarray(sst.lemma5_frontier(nnz[keep], B, d)) - 1e-12)
-        lo, hi = lb.hitting_steps(t, ex, eps)
+        lo, hi = hitting_steps(t, ex, eps)
         reached = ~np.isnan(lo)
         assert np.all(lo[reached] >= np.asarray(sst.lemma5_min_steps(eps[reached], B, d)))
         ok = reached & covered & (eps <= 0.12)
         assert np.all(lo[ok] >= np.asarray(sst.lemma5_iteration_bound(eps[ok], B)))
     # GCD (one coordinate per step) is below the printed B^2/(16 eps) at eps = 1e-4: the printed construction fails
     g = runs[-1]
-    lo, hi = lb.hitting_steps(g.trace.iteration, lb.risk_from_objective(g.trace.objective) - r_star, 1e-4)
+    lo, hi = hitting_steps(g.trace.iteration, lb.risk_from_objective(g.trace.objective) - r_star, 1e-4)
     assert hi[0] < sst.lemma5_iteration_bound(1e-4, B) and hi[0] < 3 * d
 
 
 def test_best_found_and_hitting_steps():
-    assert np.allclose(lb.best_found([0, 1, 2, 2, 3], [1.0, 0.5, 0.6, 0.3, 0.1], [0, 1, 2, 3, 4]),
+    assert np.allclose(best_found([0, 1, 2, 2, 3], [1.0, 0.5, 0.6, 0.3, 0.1], [0, 1, 2, 3, 4]),
                        [1.0, 0.5, 0.3, 0.1, 0.1])
-    two = lb.best_found(np.array([[0, 2], [0, 1]]), np.array([[1.0, 0.2], [1.0, 0.4]]), [1, 2])
+    two = best_found(np.array([[0, 2], [0, 1]]), np.array([[1.0, 0.2], [1.0, 0.4]]), [1, 2])
     assert two.shape == (2, 2) and np.allclose(two, [[1.0, 0.2], [0.4, 0.4]])
-    assert np.isinf(lb.best_found([3, 4], [0.1, 0.2], [1])[0])
-    lo, hi = lb.hitting_steps([0, 10, 20, 40], [1.0, 0.5, 0.2, 0.1], [0.3, 0.05, 1.0])
+    assert np.isinf(best_found([3, 4], [0.1, 0.2], [1])[0])
+    lo, hi = hitting_steps([0, 10, 20, 40], [1.0, 0.5, 0.2, 0.1], [0.3, 0.05, 1.0])
     assert np.array_equal(lo[[0, 2]], [11, 0]) and np.array_equal(hi[[0, 2]], [20, 0]) and np.isnan(lo[1])
 
 
@@ -293,7 +295,7 @@ def test_bad_inputs_give_clear_errors():
     with pytest.raises(ValueError, match="exact finite instance"):
         lb.exact_design(4)
     with pytest.raises(ValueError, match="lam = 0"):
-        lb.forward_selection(Problem(*lb.sample(2, 20, d=5), "squared", 0.1))
+        forward_selection(Problem(*lb.sample(2, 20, d=5), "squared", 0.1))
     with pytest.raises(ValueError, match="0 <= s <= d"):
         lb.best_sparse(11, 2, 10)
     with pytest.raises(ValueError, match="m >= 1"):

@@ -3,8 +3,8 @@ import math
 import numpy as np
 import pytest
 
-from l1lab import Problem, solvers
-from l1lab.datasets import make_classification, make_regression
+from l1lab import Problem, reference_solution, solvers
+from l1lab.data import make_classification, make_regression
 from l1lab.links import link_inverse, smidas_p
 from l1lab.theory import shalev_shwartz_tewari as sst
 
@@ -106,11 +106,11 @@ def test_smidas_iterates_stay_sparse_where_sgd_do_not():
     """A MAGIC04S-like problem: 10 informative features plus 300 irrelevant ones that are 1 with probability
     0.05.  Truncation sets irrelevant coordinates to exactly 0 between their rare kicks; SGD's sub-gradient
     makes them oscillate around 0 without landing on it."""
-    from l1lab.datasets import add_random_features
+    from l1lab.data import add_random_features
 
     X0, y, _ = make_classification(2000, 10, 5, flip=0.05, seed=10)
     prob = Problem(add_random_features(X0, 300, "sparse", seed=1), y, "logistic", 0.05)
-    _, p_star = prob.reference_solution()
+    _, p_star = reference_solution(prob)
     a = solvers.smidas(prob, 20_000, eta=0.1, seed=0)
     b = solvers.sgd(prob, 20_000, eta=0.01, seed=0)
     assert a.trace.nnz[-1] <= 0.4 * prob.d
@@ -133,7 +133,7 @@ def _bound_problem(loss, seed):
     gen = make_regression if loss == "squared" else make_classification
     X, y, _ = gen(60, 30, 3, seed=seed)
     prob = Problem(X, y, loss, 0.05 * Problem(X, y, loss, 1.0).lambda_max)
-    w_star, p_star = prob.reference_solution()
+    w_star, p_star = reference_solution(prob)
     return prob, np.abs(w_star).sum(), p_star
 
 

@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from l1lab import Problem
-from l1lab.datasets import make_classification
+from l1lab.data import make_classification
 from l1lab.solvers.online import best_fixed_decision, sg_l2, smg
 from l1lab.theory import kakade_foster_evendar as kfe
 

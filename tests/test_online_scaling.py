@@ -1,6 +1,6 @@
 """The "log d miracle" of Kakade, Foster & Even-Dar (2008), measured.
 
-Setting (l1lab.widgets_exponentiated's sparse logistic teacher): x uniform on {-1, +1}^d, p = 2 relevant
+Setting (l1lab.book.exponentiated's sparse logistic teacher): x uniform on {-1, +1}^d, p = 2 relevant
 coordinates with weights +-2, labels from the logistic model, so that w* minimizes the risk and F1 = ||w*||_1 = 4,
 F2 = ||w*||_2 = 2 sqrt(2), G_inf = 1, G2 = sqrt(d).  SMG (Theorem 2.3's step, 2d + 1 coordinates) and SG with l2
 projection (Theorem 2.1's step) make one pass over a fresh stream; the number of samples needed is the first
@@ -16,7 +16,7 @@ import math
 
 import numpy as np
 
-from l1lab import widgets_exponentiated as ew
+from l1lab.book import exponentiated as ew
 
 EPS, P, BETA, SEEDS = 0.15, 2, 2.0, 4
 

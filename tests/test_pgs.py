@@ -8,8 +8,8 @@ import scipy.sparse as sp
 from scipy.optimize import minimize
 
 from l1lab import Problem
-from l1lab.datasets import make_classification, make_regression
-from l1lab.datasets_pgs import direction_error, make_gaussian_classes, make_text_like
+from l1lab.data import make_classification, make_regression
+from l1lab.data.pgs import direction_error, make_gaussian_classes, make_text_like
 from l1lab.solvers import lbfgs, pgs
 from l1lab.solvers.pgs import grad_r_star, pgs_objective, sample_batches
 from l1lab.theory import zhu2009 as zhu
@@ -366,7 +366,7 @@ def test_gaussian_classes_have_the_stated_logistic_optimum():
     """Shared-covariance Gaussian classes, truncated to [-1, 1]^n symmetrically: P(y=1|x) = sigmoid(<w*, x>), so the
     (nearly unregularized) empirical logistic minimizer on 1e5 examples is close to w* -- and w* is not the trivial
     direction mu of the class means when the covariance is not isotropic."""
-    from l1lab.datasets_pgs import gaussian_classes_model
+    from l1lab.data.pgs import gaussian_classes_model
 
     X, y, w_star = make_gaussian_classes(100_000, 10, condition=10.0, seed=3)
     assert np.max(np.abs(X)) <= 1 and set(np.unique(y)) == {-1.0, 1.0}

@@ -1,4 +1,4 @@
-"""l1lab.plotting: the standard figures draw what they say, on log axes, and never drop points silently."""
+"""l1lab.book.plotting: the standard figures draw what they say, on log axes, and never drop points silently."""
 import matplotlib
 
 matplotlib.use("Agg")
@@ -8,9 +8,10 @@ import pytest  # noqa: E402
 from matplotlib.collections import PolyCollection  # noqa: E402
 
 import l1lab  # noqa: E402
-from l1lab.datasets import make_regression  # noqa: E402
+from l1lab import reference_solution  # noqa: E402
+from l1lab.book.plotting import default_floor, plot_gap_vs_bound, plot_objective_and_nnz, scrubbable_sweep  # noqa: E402
+from l1lab.data import make_regression  # noqa: E402
 from l1lab.experiments import run_seeds  # noqa: E402
-from l1lab.plotting import default_floor, plot_gap_vs_bound, plot_objective_and_nnz, scrubbable_sweep  # noqa: E402
 from l1lab.theory import shalev_shwartz_tewari as sst  # noqa: E402
 
 
@@ -18,7 +19,7 @@ from l1lab.theory import shalev_shwartz_tewari as sst  # noqa: E402
 def setup():
     X, y, _ = make_regression(40, 10, 3, seed=2)
     prob = l1lab.Problem(X, y, loss="squared", lam=1e-2)
-    w_star, p_star = prob.reference_solution()
+    w_star, p_star = reference_solution(prob)
     runs = run_seeds(l1lab.solvers.scd, prob, range(4), n_iter=2000, n_checkpoints=25)
     psi0 = sst.scd_psi0(prob.loss.beta, w_star, prob.objective(np.zeros(prob.d)))
     return prob, p_star, runs, psi0

@@ -1,8 +1,8 @@
 import numpy as np
 import pytest
 
-from l1lab import Problem
-from l1lab.datasets import make_classification, make_regression
+from l1lab import Problem, reference_solution
+from l1lab.data import make_classification, make_regression
 from l1lab.projections import project_l1_ball
 from l1lab.solvers.exponentiated import exponentiated_gradient
 from l1lab.solvers.projected import projected_gradient
@@ -13,7 +13,7 @@ def constrained():
     """The l1-constrained problem whose radius is ||w_lam||_1 of the penalized optimum: same minimizer."""
     X, y, _ = make_regression(120, 60, 6, seed=1)
     pen = Problem(X, y, "squared", 0.02)
-    w_lam, _ = pen.reference_solution()
+    w_lam, _ = reference_solution(pen)
     z = float(np.abs(w_lam).sum())
     return Problem(X, y, "squared", 0.0), z, pen.smooth(w_lam)
 

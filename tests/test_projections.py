@@ -4,8 +4,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from l1lab.projections import (METHODS, l1_ball_threshold, project_l1_ball, project_simplex,
-                               project_weighted_l1_ball, simplex_threshold)
+from l1lab.projections import (
+    METHODS,
+    l1_ball_threshold,
+    project_l1_ball,
+    project_simplex,
+    project_weighted_l1_ball,
+    simplex_threshold,
+)
 
 finite = st.floats(-1e6, 1e6, allow_nan=False, allow_subnormal=False)
 vectors = arrays(np.float64, st.integers(1, 60), elements=finite)

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from l1lab.projections import l1_ball_threshold, project_l1_ball
-from l1lab.sparse_projection import SparseL1BallProjector, _rebase
+from l1lab.projections.sparse import SparseL1BallProjector, _rebase
 
 TOL = 1e-12
 

@@ -1,4 +1,4 @@
-"""l1lab.style: the book's one figure style (the demos' figures are checked with it in tests/test_live.py)."""
+"""l1lab.book.style: the book's one figure style (the demos' figures are checked with it in tests/test_live.py)."""
 import ast
 import importlib
 import re
@@ -11,15 +11,15 @@ import pytest  # noqa: E402
 from matplotlib.colors import to_hex  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
-from l1lab import style  # noqa: E402
+from l1lab.book import style  # noqa: E402
 
 
-@pytest.mark.parametrize("table", ["plotting.ALGORITHM_COLORS", "widgets_experiments.ALGORITHM_COLORS",
-                                   "widgets_exponentiated.ALGORITHM_COLORS", "widgets_radar.ALGORITHM_COLORS",
-                                   "widgets_smidas.ALGORITHM_COLORS", "widgets_projections.EG_COLORS"])
+@pytest.mark.parametrize("table", ["plotting.ALGORITHM_COLORS", "experiments.ALGORITHM_COLORS",
+                                   "exponentiated.ALGORITHM_COLORS", "radar.ALGORITHM_COLORS",
+                                   "smidas.ALGORITHM_COLORS", "projections.EG_COLORS"])
 def test_every_chapter_uses_the_books_colour_for_each_algorithm(table):
     module, name = table.split(".")
-    for algorithm, color in getattr(importlib.import_module(f"l1lab.{module}"), name).items():
+    for algorithm, color in getattr(importlib.import_module(f"l1lab.book.{module}"), name).items():
         assert to_hex(color) == to_hex(style.ALGORITHM_COLORS[algorithm]), f"{table}: {algorithm}"
 
 
@@ -82,6 +82,6 @@ def test_no_figure_of_the_book_draws_theory_solid():
 
 
 def test_the_notation_page_lists_the_books_colours():
-    page = (Path(style.__file__).parent.parent / "notation.md").read_text()
+    page = (Path(__file__).resolve().parents[1] / "notation.md").read_text()
     listed = dict(re.findall(r"\| ([^|]+?) \| <span style=\"color:(#[0-9a-f]{6})\">", page))
     assert listed == {name: to_hex(c) for name, c in style.ALGORITHM_COLORS.items()}

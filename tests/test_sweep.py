@@ -8,8 +8,8 @@ import scipy.sparse as sp
 
 import l1lab
 from l1lab import experiments as ex
-from l1lab.datasets import make_classification
-from l1lab.datasets_real import Dataset
+from l1lab.data import make_classification
+from l1lab.data.real import Dataset
 
 ETAS = (1e-2, 1e-1, 1.0)
 

@@ -1,4 +1,4 @@
-"""l1lab.teacher: the counter-based stream of the sparse logistic teacher, the streamed SMG and SG (equal to the
+"""l1lab.data.teacher: the counter-based stream of the sparse logistic teacher, the streamed SMG and SG (equal to the
 general solvers on the materialized stream), and the excess risk with its certified error bound."""
 import math
 
@@ -6,8 +6,9 @@ import numpy as np
 import pytest
 from scipy import integrate
 
-from l1lab import teacher as T
+from l1lab.data import teacher as T
 from l1lab.solvers.online import sg_l2, smg
+from l1lab.solvers.streamed import sg_l2_stream, smg_stream, smg_stream_snapshots
 from l1lab.theory import kakade_foster_evendar as kfe
 
 
@@ -54,14 +55,14 @@ def test_streamed_runs_equal_the_general_solvers(d, p, beta):
     for steps in (1, 17, n):
         eta = kfe.smg_eta(steps, 2 * d + 1, 1.0)
         r = smg(prob, eta, F1, order=np.arange(steps))
-        w, w_avg, cost = T.smg_stream(d, steps, eta, F1, p, beta, seed=seed)
+        w, w_avg, cost = smg_stream(d, steps, eta, F1, p, beta, seed=seed)
         np.testing.assert_allclose(w, r.w, rtol=1e-12, atol=1e-15)
         np.testing.assert_allclose(w_avg, r.w_avg, rtol=1e-12, atol=1e-15)
         assert cost == pytest.approx(r.costs.mean(), rel=1e-12)
         # SG with a step large enough that the projection is active most of the time
         eta = 4 * kfe.sg_eta(steps, F2, math.sqrt(d))
         r = sg_l2(prob, eta, F2, order=np.arange(steps))
-        w, w_avg, cost = T.sg_l2_stream(d, steps, eta, F2, p, beta, seed=seed)
+        w, w_avg, cost = sg_l2_stream(d, steps, eta, F2, p, beta, seed=seed)
         np.testing.assert_allclose(w, r.w, rtol=1e-12, atol=1e-15)
         np.testing.assert_allclose(w_avg, r.w_avg, rtol=1e-12, atol=1e-15)
         assert cost == pytest.approx(r.costs.mean(), rel=1e-12)
@@ -70,23 +71,37 @@ def test_streamed_runs_equal_the_general_solvers(d, p, beta):
 
 def test_streamed_smg_stays_on_the_simplex_and_rejects_infeasible_steps():
     d, steps = 50, 300
-    w, w_avg, _ = T.smg_stream(d, steps, kfe.smg_max_step(1.0), 4.0, seed=1)
+    w, w_avg, _ = smg_stream(d, steps, kfe.smg_max_step(1.0), 4.0, seed=1)
     assert np.abs(w).sum() <= 4.0 * (1 + 1e-12) and np.abs(w_avg).sum() <= 4.0 * (1 + 1e-12)
     with pytest.raises(ValueError, match="negative"):
-        T.smg_stream(d, steps, 5.0, 4.0, seed=1)      # eta G_inf = 5: a factor 1 - eta L' + eta Z < 0
+        smg_stream(d, steps, 5.0, 4.0, seed=1)      # eta G_inf = 5: a factor 1 - eta L' + eta Z < 0
+
+
+def test_snapshots_are_the_averages_and_decisions_of_shorter_runs():
+    d, p, beta, seed = 40, 2, 2.0, 3
+    taus = np.array([1, 7, 50, 120])
+    eta = kfe.smg_eta(int(taus[-1]), 2 * d + 1, 1.0)
+    w_avg, w_last = smg_stream_snapshots(d, taus, eta, beta * p, p, beta, seed=seed)
+    for k, tau in enumerate(taus):
+        w, avg, _ = smg_stream(d, int(tau), eta, beta * p, p, beta, seed=seed)
+        np.testing.assert_allclose(w_avg[k], avg, rtol=1e-12, atol=1e-15)
+        np.testing.assert_allclose(w_last[k], w, rtol=1e-12, atol=1e-15)
+    for bad in ([], [3, 3], [0, 5], [[1, 2]]):
+        with pytest.raises(ValueError, match="taus"):
+            smg_stream_snapshots(d, bad, eta, beta * p, p, beta)
 
 
 def test_stream_input_errors():
     with pytest.raises(ValueError, match="seed"):
         T.teacher_problem(10, 5, seed=-1)
     with pytest.raises(ValueError, match="T must"):
-        T.smg_stream(5, 0, 0.1, 1.0)
+        smg_stream(5, 0, 0.1, 1.0)
     with pytest.raises(ValueError, match="eta"):
-        T.sg_l2_stream(5, 10, 0.0, 1.0)
+        sg_l2_stream(5, 10, 0.0, 1.0)
     with pytest.raises(ValueError, match="radius"):
-        T.sg_l2_stream(5, 10, 0.1, -1.0)
+        sg_l2_stream(5, 10, 0.1, -1.0)
     with pytest.raises(ValueError, match="p must"):
-        T.smg_stream(5, 10, 0.1, 1.0, p=9)
+        smg_stream(5, 10, 0.1, 1.0, p=9)
     with pytest.raises(ValueError, match="n must"):
         T.teacher_problem(0, 5)
 
@@ -153,7 +168,7 @@ def test_corollary_41_one_pass_risk_bound_over_seeds():
     d, p, beta, n, delta = 40, 2, 2.0, 400, 0.05
     F1, d_smg = beta * p, 2 * d + 1
     eta = kfe.smg_eta(n, d_smg, 1.0)
-    ex = np.array([T.excess_risk(T.smg_stream(d, n, eta, F1, p, beta, seed=100 + s)[1]) for s in range(20)])
+    ex = np.array([T.excess_risk(smg_stream(d, n, eta, F1, p, beta, seed=100 + s)[1]) for s in range(20)])
     bound = kfe.cor41_risk_bound(n, d_smg, F1, 1.0, delta)
     assert np.all(ex <= bound)
     assert ex.mean() <= kfe.cor41_risk_bound(n, d_smg, F1, 1.0, None)

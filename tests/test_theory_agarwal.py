@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from scipy.optimize import minimize, minimize_scalar
 
+from l1lab.data import radar as rd
 from l1lab.solvers import dual_averaging as da
 from l1lab.theory import agarwal2012 as th
 from l1lab.theory import registry
@@ -141,7 +142,7 @@ def test_corollary_1_weak_sparsity_rederived_from_theorem_1():
     L = math.log(d)
     Gv, sg = 0.5, 1.0
     for q in (0.3, 0.6, 1.0):
-        theta = da.weakly_sparse_theta(d, q, Rq=2.0, seed=1)
+        theta = rd.weakly_sparse_theta(d, q, Rq=2.0, seed=1)
         Rq = th.lq_radius(theta, q)
         tau = math.sqrt((Gv ** 2 + sg ** 2 * (1 + delta)) * L / (g ** 2 * T))
         s = math.ceil(Rq * tau ** -q)
@@ -211,7 +212,7 @@ def test_example_2_constants_satisfy_assumptions_1_to_3():
     """Least squares on x ~ Unif[-B, B]^d, y = <theta*, x> + w: Monte Carlo checks of G(R) = rho R (Assumption 1),
     gamma = sigma_min (Assumption 2, tight: a larger gamma fails) and sigma(R) (Assumption 3)."""
     d, B, eta, R = 40, 1.0, math.sqrt(0.5), 2.0
-    stream = da.UniformDesignStream(da.sparse_theta(d, s=4, seed=0), B=B, noise_var=eta ** 2)
+    stream = rd.UniformDesignStream(rd.sparse_theta(d, s=4, seed=0), B=B, noise_var=eta ** 2)
     rho = th.uniform_design_covariance(B)
     rng = np.random.default_rng(0)
 

@@ -7,7 +7,7 @@ import pytest
 from scipy.optimize import minimize, minimize_scalar
 
 from l1lab import Problem
-from l1lab.datasets import make_classification, make_regression
+from l1lab.data import make_classification, make_regression
 from l1lab.solvers import lbfgs, pgs
 from l1lab.solvers.pgs import pgs_objective, sample_batches
 from l1lab.theory import registry

@@ -5,7 +5,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from l1lab import Problem, log_checkpoints
-from l1lab.datasets import make_classification, make_regression
+from l1lab.data import make_classification, make_regression
 
 
 @settings(max_examples=100, deadline=None)
@@ -50,7 +50,7 @@ def test_generator_errors():
 
 
 def test_add_random_features():
-    from l1lab.datasets import add_random_features
+    from l1lab.data import add_random_features
 
     X, _, _ = make_classification(500, 5, 2, seed=0)
     S = add_random_features(X, 200, "sparse", seed=1)

@@ -10,15 +10,21 @@ Stochastic recovery of a sparse theta* (``l1lab.solvers.dual_averaging``, each r
 ``l1lab.solvers.dual_averaging.sgd`` (not exported: ``sgd`` here is the penalized SGD of ``mirror``).
 l_p-regularized problem (7) of Zhu et al. (2009), min sigma ||w||_p^2/(2(p-1)) + C(w) (build the Problem with
 lam=0): ``pgs`` (the Primal Gradient Solver) and its quasi-Newton baseline ``lbfgs``.
+Exact solutions: ``reference_solution`` (the high-accuracy optimum of (5) that every sub-optimality is measured
+against) and ``forward_selection`` (the greedy s-sparse least-squares fits of ``l1lab.solvers.forward``).
+The sparse logistic teacher's stream has its own O(d)-memory SMG and SG: ``l1lab.solvers.streamed``.
 """
 from .coordinate import cyclic_cd, gcd, scd
 from .dual_averaging import eda, radar, rda
 from .exponentiated import exponentiated_gradient
-from .mirror import sgd, smidas, truncgrad
+from .forward import forward_selection
 from .lbfgs import lbfgs
+from .mirror import sgd, smidas, truncgrad
 from .online import sg_l2, smg
 from .pgs import pgs
 from .projected import projected_gradient
+from .reference import reference_solution
 
 __all__ = ["scd", "cyclic_cd", "gcd", "smidas", "truncgrad", "sgd", "projected_gradient",
-           "exponentiated_gradient", "smg", "sg_l2", "radar", "eda", "rda", "pgs", "lbfgs"]
+           "exponentiated_gradient", "smg", "sg_l2", "radar", "eda", "rda", "pgs", "lbfgs", "forward_selection",
+           "reference_solution"]

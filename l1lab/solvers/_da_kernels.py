@@ -16,7 +16,7 @@ import numpy as np
 from numba import njit
 
 from ..losses import loss_deriv
-from ..projections import _support_threshold_kernel, _threshold_pivot
+from ..projections.dense import _support_threshold_kernel, _threshold_pivot
 
 _MANTISSA = (1 << 52) - 1
 _ONE_EXPONENT = 1023 << 52

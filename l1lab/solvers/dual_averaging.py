@@ -1,11 +1,12 @@
 r"""RADAR (Algorithm 1 of Agarwal, Negahban & Wainwright 2012), its fixed-lambda variant EDA, regularized dual
-averaging (RDA, Xiao 2010) and SGD on an l1 ball: the methods of the paper's Section 4, and its simulation data.
+averaging (RDA, Xiao 2010) and SGD on an l1 ball: the methods of the paper's Section 4 (its simulated data are
+in :mod:`l1lab.data.radar`).
 
 Sources of stochastic gradients (``source``):
 
 * a *stream* (the paper's setting: one fresh sample per iteration): any callable ``sampler(rng, n)``
-  returning (X, y) with X of shape (n, d), e.g. :class:`UniformDesignStream` (x ~ Unif[-B, B]^d,
-  y = <theta*, x> + w, w ~ N(0, eta^2)).  Samples are requested in blocks of a fixed size that depends on d
+  returning (X, y) with X of shape (n, d), e.g. :class:`l1lab.data.radar.UniformDesignStream`
+  (x ~ Unif[-B, B]^d, y = <theta*, x> + w, w ~ N(0, eta^2)).  Samples are requested in blocks of a fixed size that depends on d
   only, so the samples, and hence every result, depend only on (source, seed): RADAR, RDA and SGD run with one
   seed see the same samples, whatever the checkpoints or epochs;
 * a *finite pool* (eq. (15)): a :class:`l1lab.Problem` built with ``lam=0``, sampled uniformly with
@@ -47,132 +48,6 @@ from . import _da_kernels as K
 EPOCH_RULES = ("oracle", "theory", "constant")
 SGD_SCHEDULES = {"1/t": 0, "1/sqrt(t)": 1, "constant": 2}
 _BLOCK_DOUBLES = 1 << 21  # a stream block holds at most this many features (16 MB)
-
-
-# =============================================================================================== data
-class UniformDesignStream:
-    r"""The simulation of Section 4 of Agarwal, Negahban & Wainwright (2012): every call draws n fresh samples
-    x ~ Unif[-B, B]^d, y = <theta*, x> + w, w ~ N(0, noise_var).
-
-    Least squares L(theta; (x, y)) = (y - <theta, x>)^2/2 then has Sigma = (B^2/3) I, the expected loss
-    :meth:`expected_loss` = (B^2/3)||theta - theta*||^2/2 + noise_var/2 and gamma = rho(Sigma) = B^2/3
-    (Example 2).  ``sampler(rng, n) -> (X, y)``; :meth:`pool` draws a finite pool for eq. (15).
-    """
-
-    def __init__(self, theta_star, B=1.0, noise_var=0.5):
-        theta_star = np.array(theta_star, dtype=np.float64)
-        if theta_star.ndim != 1 or theta_star.size < 3:
-            raise ValueError(f"theta_star must be a 1-d array with d >= 3 entries, got shape {theta_star.shape}")
-        if not np.all(np.isfinite(theta_star)):
-            raise ValueError("theta_star contains NaN or infinite entries")
-        B, noise_var = float(B), float(noise_var)
-        if not (B > 0 and math.isfinite(B)):
-            raise ValueError(f"B must be a finite number > 0, got {B}")
-        if not (noise_var >= 0 and math.isfinite(noise_var)):
-            raise ValueError(f"noise_var must be a finite number >= 0, got {noise_var}")
-        self.theta_star, self.B, self.noise_var = theta_star, B, noise_var
-        self.d = theta_star.size
-        self._support = np.flatnonzero(theta_star)
-
-    @property
-    def sigma2(self) -> float:
-        """The variance B^2/3 of a feature (Sigma = sigma2 I)."""
-        return self.B ** 2 / 3.0
-
-    def __call__(self, rng, n):
-        X = rng.random((n, self.d))  # = rng.uniform(-B, B, (n, d)) bit for bit, without its temporaries
-        X *= 2.0 * self.B
-        X -= self.B
-        y = (X[:, self._support] * self.theta_star[self._support]).sum(axis=1)
-        if self.noise_var > 0:
-            y = y + math.sqrt(self.noise_var) * rng.standard_normal(n)
-        return X, y
-
-    def expected_loss(self, theta):
-        """E[(y - <theta, x>)^2/2] = (B^2/3)||theta - theta*||_2^2/2 + noise_var/2."""
-        diff = np.asarray(theta, dtype=np.float64) - self.theta_star
-        return 0.5 * self.sigma2 * float(diff @ diff) + 0.5 * self.noise_var
-
-    def gradient(self, theta):
-        """grad E[L] = Sigma (theta - theta*) = (B^2/3)(theta - theta*)."""
-        return self.sigma2 * (np.asarray(theta, dtype=np.float64) - self.theta_star)
-
-    def pool(self, n, seed=0):
-        """A finite pool of n samples for eq. (15) (needs B <= 1 to build a Problem): returns (X, y)."""
-        return self(np.random.default_rng(seed), int(n))
-
-    def __repr__(self):
-        return (f"UniformDesignStream(d={self.d}, nnz(theta*)={self._support.size}, B={self.B:g}, "
-                f"noise_var={self.noise_var:g})")
-
-
-def sparse_theta(d, s=None, magnitude=1.0 / math.sqrt(2.0), seed=0):
-    r"""An s-sparse theta* for Section 4 of Agarwal, Negahban & Wainwright (2012): s = ceil(log d) by default,
-    a uniformly random support, entries +-``magnitude`` with random signs.
-
-    The paper does not state the nonzero values; the default 1/sqrt(2) (a choice) gives ||theta*||_2^2 = s/2 =
-    5.5 at d = 40 000, the error at iteration 0 of its Figure 1."""
-    d = int(d)
-    if d < 3:
-        raise ValueError(f"d must be >= 3, got {d}")
-    s = math.ceil(math.log(d)) if s is None else int(s)
-    if not 1 <= s <= d:
-        raise ValueError(f"need 1 <= s <= d, got s={s}, d={d}")
-    if not (magnitude > 0 and math.isfinite(magnitude)):
-        raise ValueError(f"magnitude must be a finite number > 0, got {magnitude}")
-    rng = np.random.default_rng(seed)
-    theta = np.zeros(d)
-    support = rng.choice(d, size=s, replace=False)
-    theta[support] = magnitude * rng.choice([-1.0, 1.0], size=s)
-    return theta
-
-
-def weakly_sparse_theta(d, q, norm2_sq=None, Rq=None, seed=0):
-    r"""A theta* on the boundary of the l_q ball B_q(R_q) (Corollary 1 of Agarwal, Negahban & Wainwright 2012):
-    sorted magnitudes :math:`|\theta^*|_{(j)} = c\,j^{-1/q}`, j = 1..d, on a random permutation with random
-    signs, so that :math:`\sum_j|\theta^*_j|^q = c^q H_d = R_q` (H_d the harmonic number): in B_q(R_q) but in
-    no B_{q'} ball of comparable radius for q' < q.  Scale: ``norm2_sq`` = ||theta*||_2^2 (default s/2 with
-    s = ceil(log d), as :func:`sparse_theta`) or ``Rq``.  q = 0 gives :func:`sparse_theta`."""
-    d = int(d)
-    if not 0 <= q <= 1:
-        raise ValueError(f"q must be in [0, 1], got {q}")
-    if norm2_sq is not None and Rq is not None:
-        raise ValueError("give norm2_sq or Rq, not both")
-    if q == 0:
-        if Rq is not None:
-            return sparse_theta(d, s=int(Rq), seed=seed)
-        s = math.ceil(math.log(d))
-        mag = 1 / math.sqrt(2.0) if norm2_sq is None else math.sqrt(norm2_sq / s)
-        return sparse_theta(d, s=s, magnitude=mag, seed=seed)
-    rng = np.random.default_rng(seed)
-    j = np.arange(1, d + 1, dtype=np.float64)
-    mags = j ** (-1.0 / q)
-    if Rq is not None:
-        if not (Rq > 0 and math.isfinite(Rq)):
-            raise ValueError(f"Rq must be a finite number > 0, got {Rq}")
-        mags *= (Rq / np.sum(mags ** q)) ** (1.0 / q)
-    else:
-        target = math.ceil(math.log(d)) / 2.0 if norm2_sq is None else float(norm2_sq)
-        if not (target > 0 and math.isfinite(target)):
-            raise ValueError(f"norm2_sq must be a finite number > 0, got {norm2_sq}")
-        mags *= math.sqrt(target / float(mags @ mags))
-    theta = np.zeros(d)
-    theta[rng.permutation(d)] = mags * rng.choice([-1.0, 1.0], size=d)
-    return theta
-
-
-def make_stream(d, s=None, B=1.0, noise_var=0.5, magnitude=1.0 / math.sqrt(2.0), q=0.0, norm2_sq=None, seed=0):
-    r"""The data of Section 4 of Agarwal, Negahban & Wainwright (2012) as a :class:`UniformDesignStream`:
-    x ~ Unif[-B, B]^d, noise variance 0.5, theta* s-sparse with s = ceil(log d) (:func:`sparse_theta`), or, for
-    0 < q <= 1, theta* on the boundary of an l_q ball (:func:`weakly_sparse_theta`, Corollary 1's q sweep).
-    The paper gives neither B nor the nonzero values of theta*: B = 1 (features in [-1, 1], as everywhere in
-    l1lab) and +-1/sqrt(2) are choices."""
-    if q == 0:
-        theta = sparse_theta(d, s=s, magnitude=magnitude, seed=seed) if norm2_sq is None else \
-            weakly_sparse_theta(d, 0.0, norm2_sq=norm2_sq, seed=seed)
-    else:
-        theta = weakly_sparse_theta(d, q, norm2_sq=norm2_sq, seed=seed)
-    return UniformDesignStream(theta, B=B, noise_var=noise_var)
 
 
 # ============================================================================================ results

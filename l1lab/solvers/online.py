@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 import numpy as np
 from numba import njit
 
-from .. import projections as _proj
 from ..losses import LOGISTIC, loss_deriv, loss_value
+from ..projections import dense as _proj
 from ..projections import project_l1_ball, project_simplex
 from ._checks import check_positive, check_problem
 

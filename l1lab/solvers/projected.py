@@ -24,7 +24,7 @@ import numpy as np
 from numba import njit
 
 from ..losses import loss_deriv
-from ..projections import _threshold_condat
+from ..projections.dense import _threshold_condat
 from ..trace import Result, TraceRecorder, log_checkpoints
 from ._checks import check_n_iter, check_positive, check_problem
 
@@ -111,7 +111,7 @@ def projected_gradient(problem, n_iter, z, eta0=1.0, method="stochastic", batch_
         C(w+) <= C(w) + <grad, w+ - w> + ||w+ - w||^2/(2 eta)) instead of eta0/sqrt(t)
     schedule : ``"sqrt"`` (eta_t = eta0/sqrt(t), the default) or ``"constant"`` (eta_t = eta0)
     projection : ``"dense"`` (Condat on all n coordinates, O(n) per step) or, with ``method="stochastic"``,
-        ``"tree"``: the iterate lives in a :class:`l1lab.sparse_projection.SparseL1BallProjector` and a step
+        ``"tree"``: the iterate lives in a :class:`l1lab.projections.sparse.SparseL1BallProjector` and a step
         with a k-sparse example costs O(k log n) (Section 6 of the paper; a Python loop per step, so it pays
         off only for large n); the same iterates to rounding.  Projection flops are counted as 4k log2(n).
 
@@ -151,7 +151,7 @@ def projected_gradient(problem, n_iter, z, eta0=1.0, method="stochastic", batch_
     cps = log_checkpoints(n_iter, n_checkpoints)
     tree = None
     if projection == "tree":
-        from ..sparse_projection import SparseL1BallProjector
+        from ..projections.sparse import SparseL1BallProjector
 
         tree = SparseL1BallProjector(problem.d, z)
         code, y = problem.loss.code, problem.y

@@ -13,12 +13,17 @@ signed penalty on the support, the line search and the linear program's costs.
 """
 from __future__ import annotations
 
+import weakref
+
 import numpy as np
 import scipy.sparse as sp
 from scipy.linalg import cho_factor, cho_solve
-from scipy.optimize import linprog
 
+from ..problem import hinge_linear_program
+from ._checks import check_problem
 from .coordinate import _CDState
+
+__all__ = ["reference_solution", "solve_reference"]
 
 
 def _newton_step(H, g):
@@ -102,63 +107,43 @@ def _smooth_reference(problem, tol, max_rounds=500):
 
 
 def _hinge_reference(problem):
-    """min (1/m) sum xi_i + sum_j lam_j (u_j + v_j)  s.t. xi_i >= 1 - y_i <x_i, u - v>,  u, v, xi >= 0."""
-    m, d = problem.m, problem.d
-    YX = sp.csr_matrix(problem.X).multiply(problem.y[:, None]).tocsr()
-    A = sp.hstack([-YX, YX, -sp.identity(m)], format="csr")
-    lam_j = problem.lam_vector
-    c = np.concatenate([lam_j, lam_j, np.full(m, 1.0 / m)])
-    res = linprog(c, A_ub=A, b_ub=-np.ones(m), bounds=(0, None), method="highs",
-                  options={"primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10})
-    if res.status != 0:
-        raise RuntimeError(f"HiGHS failed on the hinge-loss linear program: {res.message}")
-    w = res.x[:d] - res.x[d:2 * d]
+    w = hinge_linear_program(problem.X, problem.y, problem.lam_vector)
     return w, problem.objective(w)
-
-
-def unpenalized_minimizer(problem, U, max_steps=100):
-    """argmin over w_U of C(w) with every w_j, j not in U, at zero (U: a few column indices).
-
-    Squared loss: least squares.  Logistic loss: Newton's method with a backtracking line search, to a gradient
-    of 1e-13 or a Newton decrement of 1e-16 (|L'| <= 1 and |x_ij| <= 1 make these absolute scales).  Hinge loss: the linear program.  Raises
-    ValueError when no finite minimizer exists (e.g. logistic labels of one class with an intercept)."""
-    m = problem.m
-    XU = problem.X[:, U]
-    XU = XU.toarray() if sp.issparse(XU) else np.asarray(XU)
-    loss, y = problem.loss, problem.y
-    if not loss.smooth:
-        from ..problem import Problem
-
-        return solve_reference(Problem(XU, y, loss, 0.0))[0]
-    if loss.name == "squared":
-        return np.linalg.lstsq(XU, y, rcond=None)[0]
-    w = np.zeros(len(U))
-    for _ in range(max_steps):
-        z = XU @ w
-        g = XU.T @ loss.deriv(z, y) / m
-        if np.max(np.abs(g)) <= 1e-13:
-            return w
-        H = (XU * loss.second(z, y)[:, None]).T @ XU / m
-        step = np.linalg.lstsq(H, -g, rcond=None)[0]
-        if -float(g @ step) <= 1e-16:
-            # Newton decrement at the rounding level of C: a line search cannot see a decrease any more, and
-            # the full step is the accurate one (quadratic convergence)
-            return w + step
-        c0 = problem.smooth_from_margins(z)
-        t = 1.0
-        while t > 1e-12:
-            if problem.smooth_from_margins(z + t * (XU @ step)) <= c0 + 1e-4 * t * float(g @ step):
-                break
-            t *= 0.5
-        else:
-            return w  # no further decrease at working precision
-        w = w + t * step
-    raise ValueError(
-        "the unpenalized coordinates have no finite minimizer (Newton's method diverged): for the logistic "
-        "loss with an intercept, are all labels the same?")
 
 
 def solve_reference(problem, tol=1e-10):
     if problem.loss.smooth:
         return _smooth_reference(problem, tol)
     return _hinge_reference(problem)
+
+
+_REFERENCES = weakref.WeakKeyDictionary()  # problem -> (tol, w_star, p_star): one solve per problem and tol
+
+
+def reference_solution(problem, tol: float = 1e-10):
+    """A high-accuracy minimizer of P and the optimal value: ``(w_star, p_star)``.
+
+    Smooth losses: coordinate descent (exact coordinate minimization for the squared loss, the majorization
+    step of Algorithm 1 for the logistic loss) with an active set, polished by Newton steps on the support,
+    until the relative optimality residual (:meth:`l1lab.Problem.relative_residual`) is at most ``tol``
+    (default 1e-10).  Hinge loss: the linear program solved by HiGHS.  The result is cached per problem (a
+    looser ``tol`` is served by a tighter solve); ``w_star`` is a copy.
+
+    >>> from l1lab import Problem
+    >>> from l1lab.data import make_regression
+    >>> X, y, _ = make_regression(50, 20, 3, seed=0)
+    >>> problem = Problem(X, y, loss="squared", lam=0.05)
+    >>> w_star, p_star = reference_solution(problem)
+    >>> problem.relative_residual(w_star) <= 1e-10
+    True
+    """
+    check_problem(problem)
+    tol = float(tol)
+    if not (tol > 0):
+        raise ValueError(f"tol must be a positive number, got {tol}")
+    cached = _REFERENCES.get(problem)
+    if cached is None or cached[0] > tol:
+        w, p = solve_reference(problem, tol)
+        cached = _REFERENCES[problem] = (tol, w, p)
+    return cached[1].copy(), cached[2]
+

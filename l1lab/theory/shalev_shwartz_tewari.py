@@ -360,7 +360,7 @@ def loss_condition_14(loss):
 # The lemma's loss is L(a, b) = (a - b)^2, twice l1lab's squared loss; every value below is in the lemma's
 # units.  Its distribution: Y = +-1 with probability 1/2 each, and given Y = y the features X_1, ..., X_d are
 # independent with P[X_j = y] = 1/2 + 1/(2B).  Then E[(<w, X> - Y)^2] = (1 - 1/B^2)||w||_2^2 + (1 - sum_j w_j/B)^2
-# (l1lab.lower_bound.population_risk), and with k = B^2 - 1 everything is explicit:
+# (l1lab.data.lower_bound.population_risk), and with k = B^2 - 1 everything is explicit:
 #   min over ||w||_0 <= s  =  k/(s + k)   (w = B/(s + k) on any s coordinates),   R* = k/(d + k).
 # The printed proof fixes d = 100(B^2 - 1) whatever eps is; its step "(B^2-1)/(4s) - 0.01 >= B^2/(8s)" holds
 # only for s <= 12.5(B^2 - 2), and the printed iteration bound exceeds the exact minimum number of steps once

@@ -1,0 +1,497 @@
+r"""The figures and widgets of the chapter "What no coordinate method can beat" (Lemma 5 of Shalev-Shwartz &
+Tewari 2011).
+
+Same three layers as :mod:`l1lab.book.scd`: cached *data* functions, *figure* functions returning a
+``matplotlib.figure.Figure`` (not managed by pyplot), and *widgets* (ipywidgets imported inside them).
+
+Everything runs on the lemma's construction as an exact finite instance (:func:`l1lab.data.lower_bound.exact_design`,
+B = 2 or 3, d = 100(B^2 - 1), the half without mirrored rows), whose l1lab objective is exactly half the
+lemma's population risk, so the traces of the solvers give the excess risk :math:`R(w_t) - R(w^\star)` without
+estimation.  The runs are cached per B (and per seed for SCD), and both demos share them:
+
+* SCD (``l1lab.solvers.scd``), seeds 0, 1, ...: 20 d steps each, 600 log-spaced records;
+* cyclic CD: 200 d steps (it is slow on this instance), 600 records;
+* GCD: 3 d steps, every step recorded;
+* fully corrective forward greedy selection (:func:`l1lab.solvers.forward.forward_selection`), every s;
+* SCD restricted to the greedy support at a few s (:func:`l1lab.solvers.forward.restricted_scd`).
+
+Demo 1 (:func:`frontier_figure`): the frontier between :math:`\|w\|_0` and the excess risk, the best s-sparse
+points each method found, against :math:`\min\{0.12, B^2/(16s)\}`.  Demo 2 (:func:`steps_figure`): the number of
+steps each method needs to reach an excess risk eps, against :math:`B^2/(16\varepsilon)`, with a sweep over eps
+(:func:`steps_sweep`).  On two cores, B = 2 computes in about 0.5 s and B = 3 in about 2 s, once; the widgets
+compute both values of B for their seeds when they are built (nothing, after the chapter's own figures), so
+that every later change costs a redraw and at most a new SCD seed (10 to 50 ms).  Their figure functions take
+``fig=`` and redraw the widget's one figure in place (:func:`l1lab.book.live.figure_axes`).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+from matplotlib.figure import Figure
+from threadpoolctl import threadpool_limits
+
+from ..data import lower_bound as lb
+from ..problem import Problem
+from ..solvers import cyclic_cd, gcd, scd
+from ..solvers.forward import forward_selection, restricted_scd
+from ..theory import shalev_shwartz_tewari as sst
+from ..trace import best_found, hitting_steps
+from . import style as _style
+from .controls import check_choice, check_range, log_slider, wire
+from .live import figure_axes
+from .plotting import ALGORITHM_COLORS, scrubbable_sweep
+from .plotting import log_axes as _log_axes
+
+__all__ = [
+    "FRONTIER_DEFAULTS", "FRONTIER_LIMITS", "STEPS_DEFAULTS", "STEPS_LIMITS", "Instance", "Run", "FrontierData",
+    "StepsData", "instance", "scd_run", "cyclic_run", "gcd_run", "frontier_data", "frontier_figure",
+    "frontier_demo", "steps_data", "steps_figure", "steps_sweep", "steps_demo", "draw_frontier", "draw_steps",
+]
+
+#: budgets, in passes over the d coordinates, and numbers of trace records
+SCD_PASSES, CYCLIC_PASSES, GCD_PASSES = 20, 200, 3
+N_RECORDS = 600
+#: the accuracies at which demo 2 measures steps (lemma units): 15 per decade from 1e-4 to 0.1 (the powers of
+#: ten exactly), and 0.12
+EPS_GRID = np.concatenate([10.0 ** (np.arange(-60, -14) / 15.0), [0.12]])
+
+FRONTIER_DEFAULTS = dict(B=2, s_range=(1, 800), n_seeds=10)
+FRONTIER_LIMITS = dict(B=lb.EXACT_B, s=(1, 800), n_seeds=(1, 20, 1))
+STEPS_DEFAULTS = dict(B=2, eps=0.01, n_seeds=10)
+STEPS_LIMITS = dict(B=lb.EXACT_B, eps=(1e-4, 0.12), n_seeds=(1, 20, 1))
+
+_BOUND = dict(color="C3", ls="--", lw=1.6)
+_POP = dict(color="C3", ls=":", lw=1.4)
+_EXACT = dict(color="k", lw=1.8)
+#: SCD restricted to the greedy support: a darker shade of SCD's blue (C0 mixed with 40% black)
+_SCD_DARK = _style.shade("SCD", 0.4)
+
+
+# ---------------------------------------------------------------------------------------------- shared data
+@dataclass(frozen=True)
+class Instance:
+    """The exact instance for one B: the Problem (squared loss, lambda = 0), d, and the optimal risk."""
+
+    B: int
+    d: int
+    problem: Problem
+    risk_star: float
+
+    def excess(self, objective):
+        """R(w) - R(w*) (lemma units) from l1lab objective values (squared loss/2, lambda = 0)."""
+        return lb.risk_from_objective(objective) - self.risk_star
+
+
+@lru_cache(maxsize=4)
+def _instance(B):
+    prob = lb.lemma5_problem(B, mirrored=False)
+    return Instance(B, prob.d, prob, sst.lemma5_optimal_risk(B, prob.d))
+
+
+def instance(B=2) -> Instance:
+    """The cached exact instance of Lemma 5 for B = 2 (d = 300, m = 1024) or B = 3 (d = 800, m = 2187)."""
+    check_choice("B", B, lb.EXACT_B)
+    return _instance(int(B))
+
+
+@dataclass(frozen=True)
+class Run:
+    """One run's records: steps, excess risk R(w_t) - R* (lemma units) and ||w_t||_0 at each record."""
+
+    name: str
+    iteration: np.ndarray
+    excess: np.ndarray
+    nnz: np.ndarray
+
+
+def _as_run(name, inst, res):
+    t = res.trace
+    return Run(name, t.iteration, inst.excess(t.objective), t.nnz)
+
+
+@lru_cache(maxsize=64)
+def _scd_run(B, seed):
+    inst = instance(B)
+    return _as_run("SCD", inst, scd(inst.problem, SCD_PASSES * inst.d, seed=seed, n_checkpoints=N_RECORDS))
+
+
+def scd_run(B=2, seed=0) -> Run:
+    """SCD on :func:`instance` for 20 d steps with ``seed`` (cached per (B, seed))."""
+    check_choice("B", B, lb.EXACT_B)
+    return _scd_run(int(B), int(seed))
+
+
+@lru_cache(maxsize=4)
+def _cyclic_run(B):
+    inst = instance(B)
+    return _as_run("cyclic CD", inst, cyclic_cd(inst.problem, CYCLIC_PASSES * inst.d, n_checkpoints=N_RECORDS))
+
+
+def cyclic_run(B=2) -> Run:
+    """Cyclic CD on :func:`instance` for 200 d steps (cached)."""
+    check_choice("B", B, lb.EXACT_B)
+    return _cyclic_run(int(B))
+
+
+@lru_cache(maxsize=4)
+@threadpool_limits.wrap(limits=1, user_api="blas")
+def _gcd_run(B):
+    inst = instance(B)
+    n = GCD_PASSES * inst.d
+    return _as_run("GCD", inst, gcd(inst.problem, n, n_checkpoints=n + 1))
+
+
+def gcd_run(B=2) -> Run:
+    """GCD on :func:`instance` for 3 d steps, every step recorded (cached)."""
+    check_choice("B", B, lb.EXACT_B)
+    return _gcd_run(int(B))
+
+
+def _scd_stack(B, n_seeds):
+    runs = [scd_run(B, s) for s in range(n_seeds)]
+    return runs[0].iteration, np.array([r.excess for r in runs]), np.array([r.nnz for r in runs])
+
+
+# ---------------------------------------------------------------------------------------------- demo 1
+@dataclass(frozen=True)
+class FrontierData:
+    """Demo 1: for s = 1..d, the exact frontier, the printed bounds, the forward-selection path, restricted SCD
+    at a few s, and for each method the best excess it visited with at most s nonzeros (SCD: one row per
+    seed)."""
+
+    instance: Instance
+    s: np.ndarray
+    exact: np.ndarray
+    printed: np.ndarray
+    population: np.ndarray
+    greedy: np.ndarray
+    restricted_s: np.ndarray
+    restricted: np.ndarray
+    found: dict
+
+    @property
+    def proof_limit(self) -> float:
+        """The largest s covered by the printed proof's step, 12.5(B^2 - 2)."""
+        return sst.lemma5_proof_sparsity_limit(self.instance.B, self.instance.d)
+
+    @property
+    def printed_range(self) -> int:
+        """The largest s at which the exact frontier is still above min{0.12, B^2/(16 s)}."""
+        return sst.lemma5_printed_bound_range(self.instance.B, self.instance.d)
+
+
+@lru_cache(maxsize=4)
+@threadpool_limits.wrap(limits=1, user_api="blas")
+def _greedy(B):
+    inst = instance(B)
+    path = forward_selection(inst.problem, keep_weights=False)
+    d = inst.d
+    rs = np.unique(np.round(np.geomspace(1, d, 12)).astype(np.int64))
+    restricted = np.array([lb.population_excess(restricted_scd(inst.problem, path.order[:s], seed=0), B)
+                           for s in rs])
+    return inst.excess(path.objective[1:]), rs, restricted
+
+
+@lru_cache(maxsize=16)
+def _frontier_data(B, n_seeds):
+    inst = instance(B)
+    d = inst.d
+    s = np.arange(1, d + 1)
+    greedy, rs, restricted = _greedy(B)
+    it, ex, nnz = _scd_stack(B, n_seeds)
+    found = {"SCD": best_found(nnz, ex, s)}
+    for run in (cyclic_run(B), gcd_run(B)):
+        found[run.name] = best_found(run.nnz, run.excess, s)[None, :]
+    return FrontierData(inst, s, np.asarray(sst.lemma5_frontier(s, B, d)),
+                        np.asarray(sst.lemma5_sparse_gap_bound(s, B)),
+                        np.asarray(sst.lemma5_population_gap_bound(s, B)), greedy, rs, restricted, found)
+
+
+def frontier_data(B=2, n_seeds=10) -> FrontierData:
+    """Demo 1's computation for B (2 or 3) and SCD seeds 0..n_seeds-1 (cached)."""
+    check_choice("B", B, lb.EXACT_B)
+    check_range("n_seeds", n_seeds, FRONTIER_LIMITS)
+    return _frontier_data(int(B), int(n_seeds))
+
+
+def _floor(values, lo):
+    return np.maximum(values, lo)
+
+
+def draw_frontier(ax, data: FrontierData, s_range=None):
+    """Draw demo 1 on ``ax`` for s in ``s_range`` (clipped to [1, d]); returns the y floor used."""
+    inst = data.instance
+    d, B = inst.d, inst.B
+    lo_s, hi_s = (1, d) if s_range is None else (max(1, int(s_range[0])), min(d, int(s_range[1])))
+    if lo_s >= hi_s:
+        raise ValueError(f"the s range must contain at least two values in [1, d = {d}], got {s_range}")
+    sel = (data.s >= lo_s) & (data.s <= hi_s)
+    s = data.s[sel]
+    positive = s < d   # the exact frontier and the greedy path are 0 at s = d: not drawable on a log axis
+    low = min(data.exact[sel & (data.s < d)].min() if np.any(positive) else 1e-3, data.printed[sel].min())
+    floor = 0.3 * low
+    ax.fill_between(s, floor, _floor(data.exact[sel], floor), color="0.85", lw=0,
+                    label="unreachable: below the exact frontier")
+    ax.plot(s[positive], data.exact[sel][positive], **_EXACT, label=r"exact frontier $E_d(s) = \min R(w) - R^\star$ over $\|w\|_0 \leq s$")
+    mk = np.unique(np.round(np.geomspace(lo_s, hi_s, 14)).astype(np.int64))
+    mk = mk[mk < d]
+    ax.plot(mk, data.greedy[mk - 1], "o", mfc="none", color="C4", ms=7, label="forward greedy selection")
+    rsel = (data.restricted_s >= lo_s) & (data.restricted_s <= hi_s) & (data.restricted_s < d)
+    ax.plot(data.restricted_s[rsel], _floor(data.restricted[rsel], floor), "x", color=_SCD_DARK, ms=7,
+            label="SCD on the greedy support")
+    for name, best in data.found.items():
+        b = best[:, sel]
+        color = ALGORITHM_COLORS[name]
+        if b.shape[0] > 1:
+            ax.fill_between(s, _floor(b.min(axis=0), floor), _floor(b.max(axis=0), floor), color=color, alpha=0.2,
+                            lw=0, step="post")
+            label = f"{name}: best visited, median of {b.shape[0]} seeds (band: min–max)"
+        else:
+            label = f"{name}: best visited"
+        ax.plot(s, _floor(np.median(b, axis=0), floor), color=color, lw=1.6, drawstyle="steps-post", label=label)
+    ax.plot(s, data.printed[sel], **_BOUND, label=r"Lemma 5: $\min\{0.12,\ B^2/(16s)\}$")
+    ax.plot(s, data.population[sel], **_POP, label=r"proof: $\min\{0.24,\ B^2/(8s)\}$")
+    lim, rng = data.proof_limit, data.printed_range
+    if lo_s <= lim <= hi_s:
+        ax.axvline(lim, color="0.4", ls="-.", lw=1, label=f"printed proof covers s ≤ {lim:g}")
+    if lo_s <= rng < hi_s:
+        ax.axvspan(rng, hi_s, color="C3", alpha=0.08, lw=0,
+                   label=f"s > {rng}: the exact frontier is below the printed bound")
+    _log_axes(ax)
+    ax.set_xlim(lo_s, hi_s)
+    ax.set_ylim(floor, 1.5)
+    ax.set_xlabel(r"$s = \|w\|_0$ (nonzeros)")
+    ax.set_ylabel(r"excess risk $R(w) - R(w^\star)$")
+    ax.grid(True, which="major", alpha=0.3)
+    ax.set_title(f"Lemma 5's instance, B = {B}, d = {d} (exact, m = {inst.problem.m}): "
+                 f"$R^\\star$ = {inst.risk_star:.4f}", fontsize=10)
+    ax.legend(loc="lower left", fontsize=7)
+    return floor
+
+
+def frontier_figure(B=2, s_range=(1, 800), n_seeds=10, figsize=(8.0, 5.2), fig=None) -> Figure:
+    """Demo 1 as a Figure: excess risk against the number of nonzeros, log-log -- the exact frontier (with the
+    points forward greedy selection and restricted SCD find on it), the best s-sparse points SCD (median and
+    min-max over seeds), cyclic CD and GCD visited, and Lemma 5's bounds.  ``s_range`` is clipped to [1, d].
+    ``fig``: a figure this function returned before, redrawn in place (:func:`l1lab.book.live.figure_axes`)."""
+    data = frontier_data(B, n_seeds)
+    fig, ax = figure_axes(fig, figsize)
+    draw_frontier(ax, data, s_range)
+    return fig
+
+
+def _compute_ahead(n_seeds, frontier):
+    """Compute the runs of both values of B for SCD seeds 0..n_seeds-1 (and forward selection for demo 1)
+    before the widget is shown, so that the B buttons answer with a redraw: about 2 s of CPU the first time
+    for B = 3, nothing if the chapter's figures have already computed them."""
+    for B in lb.EXACT_B:
+        (frontier_data if frontier else steps_data)(B, n_seeds)
+
+
+def frontier_demo(**defaults):
+    """Live demo 1: B (2 or 3), the range of s shown, the number of SCD seeds.  Returns an ipywidgets VBox."""
+    import ipywidgets as widgets
+
+    v = dict(FRONTIER_DEFAULTS, **defaults)
+    lim = FRONTIER_LIMITS
+    check_choice("B", v["B"], lim["B"])
+    check_range("n_seeds", v["n_seeds"], lim)
+    lo, hi = v["s_range"]
+    check_range("s", lo, lim)
+    check_range("s", hi, lim)
+    if lo >= hi:
+        raise ValueError(f"s_range must be increasing, got {v['s_range']}")
+    _compute_ahead(v["n_seeds"], frontier=True)
+    controls = dict(
+        B=widgets.ToggleButtons(options=list(lim["B"]), value=v["B"], description="B"),
+        s_range=widgets.IntRangeSlider(value=(lo, hi), min=lim["s"][0], max=lim["s"][1], description="s",
+                                       continuous_update=False),
+        n_seeds=widgets.IntSlider(value=v["n_seeds"], min=lim["n_seeds"][0], max=lim["n_seeds"][1],
+                                  description="SCD seeds", continuous_update=False),
+    )
+    return wire(controls, frontier_figure, [["B"], ["s_range", "n_seeds"]])
+
+
+# ---------------------------------------------------------------------------------------------- demo 2
+@dataclass(frozen=True)
+class StepsData:
+    """Demo 2: steps to reach each eps of :data:`EPS_GRID` -- (lo, hi) brackets per method (SCD: one row per
+    seed; nan if not reached within the budget) -- the exact least number of steps, the printed bound, and
+    Theorem 2's guarantee for SCD's median."""
+
+    instance: Instance
+    eps: np.ndarray
+    steps: dict
+    budget: dict
+    s_min: np.ndarray
+    printed: np.ndarray
+    theorem2: np.ndarray
+    runs: dict
+
+    @property
+    def failure_accuracy(self) -> float:
+        """The eps below which the printed B^2/(16 eps) exceeds the exact least number of steps."""
+        return sst.lemma5_failure_accuracy(self.instance.B, self.instance.d)
+
+    def median_steps(self, name):
+        """The median over runs of the steps to each eps (inf where a run did not reach it)."""
+        hi = np.atleast_2d(self.steps[name][1])
+        return np.median(np.where(np.isnan(hi), np.inf, hi), axis=0)
+
+
+@lru_cache(maxsize=16)
+def _steps_data(B, n_seeds):
+    inst = instance(B)
+    d = inst.d
+    eps = EPS_GRID
+    it, ex, nnz = _scd_stack(B, n_seeds)
+    brackets = [hitting_steps(it, e, eps) for e in ex]
+    steps = {"SCD": (np.array([b[0] for b in brackets]), np.array([b[1] for b in brackets]))}
+    runs = {"SCD": (it, ex)}
+    budget = {"SCD": SCD_PASSES * d}
+    for run, passes in ((cyclic_run(B), CYCLIC_PASSES), (gcd_run(B), GCD_PASSES)):
+        steps[run.name] = hitting_steps(run.iteration, run.excess, eps)
+        runs[run.name] = (run.iteration, run.excess[None, :])
+        budget[run.name] = passes * d
+    w_star = lb.optimum(B, d)
+    psi0 = sst.scd_psi0(1.0, w_star, 0.5)            # l1lab units: beta = 1, P(0) = C(0) = 1/2
+    theorem2 = np.array([sst.scd_iterations_for_accuracy(e / 2.0, d, 2.0 * psi0) for e in eps], dtype=float)
+    return StepsData(inst, eps, steps, budget, np.asarray(sst.lemma5_min_steps(eps, B, d)),
+                     B * B / (16.0 * eps), theorem2, runs)
+
+
+def steps_data(B=2, n_seeds=10) -> StepsData:
+    """Demo 2's computation for B (2 or 3) and SCD seeds 0..n_seeds-1 (cached)."""
+    check_choice("B", B, lb.EXACT_B)
+    check_range("n_seeds", n_seeds, STEPS_LIMITS)
+    return _steps_data(int(B), int(n_seeds))
+
+
+def draw_steps(axes, data: StepsData, eps):
+    """Draw demo 2 on two axes: excess risk against steps with the line R - R* = eps (left), steps to reach
+    each eps against 1/eps (right), the current eps marked."""
+    ax, ax2 = axes
+    inst = data.instance
+    B, d = inst.B, inst.d
+    t_max = max(data.budget.values())
+    t = np.unique(np.round(np.geomspace(1, t_max, 300)).astype(np.int64))
+    floor = 3e-6
+    exact_t = np.asarray(sst.lemma5_frontier(np.minimum(t, d), B, d))
+    pos = t < d
+    ax.fill_between(t[pos], floor, exact_t[pos], color="0.85", lw=0, label="unreachable after t steps")
+    ax.plot(t[pos], exact_t[pos], **_EXACT, label=r"exact frontier $E_d(t)$: the least excess after $t$ steps")
+    ax.plot(t, np.minimum(0.12, B * B / (16.0 * t)), **_BOUND, label=r"Lemma 5: $\min\{0.12,\ B^2/(16t)\}$")
+    for name, (it, ex) in data.runs.items():
+        color = ALGORITHM_COLORS[name]
+        keep = it > 0
+        x = it[keep]
+        e = ex[:, keep]
+        if e.shape[0] > 1:
+            ax.fill_between(x, _floor(e.min(axis=0), floor), _floor(e.max(axis=0), floor), color=color, alpha=0.2,
+                            lw=0)
+            ax.plot(x, _floor(np.median(e, axis=0), floor), color=color, lw=1.6,
+                    label=f"{name}: median of {e.shape[0]} seeds (band: min–max)")
+        else:
+            ax.plot(x, _floor(e[0], floor), color=color, lw=1.6, label=name)
+    ax.axhline(eps, color="0.3", lw=1, ls="-", alpha=0.7)
+    ax.text(1.2, eps * 1.15, f"ε = {eps:.2g}", fontsize=8, color="0.3")
+    k = int(np.argmin(np.abs(np.log(data.eps) - np.log(eps))))
+    for name in data.runs:
+        med = data.median_steps(name)[k]
+        if np.isfinite(med):
+            ax.plot([med], [data.eps[k]], "o", color=ALGORITHM_COLORS[name], ms=6, mec="k", mew=0.6)
+    _log_axes(ax)
+    ax.set_xlim(1, t_max)
+    ax.set_ylim(floor, 1.5)
+    ax.set_xlabel("steps $t$ (one coordinate changed per step)")
+    ax.set_ylabel(r"excess risk $R(w_t) - R^\star$")
+    ax.grid(True, which="major", alpha=0.3)
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=2, fontsize=7)
+
+    x = 1.0 / data.eps
+    ax2.plot(x, data.printed, **_BOUND, label=r"Lemma 5: $B^2/(16\varepsilon)$")
+    ax2.plot(x, np.maximum(data.s_min, 0.5), **_EXACT, label=r"exact least number $s_{\min}(\varepsilon)$")
+    ax2.plot(x, data.theorem2, color="C0", ls=(0, (1, 1)), lw=1.4,
+             label=r"Theorem 2: SCD's median $\leq 4d\Psi(0)/\varepsilon$")
+    for name in data.runs:
+        lo, hi = data.steps[name]
+        color = ALGORITHM_COLORS[name]
+        hi2 = np.atleast_2d(hi)
+        if hi2.shape[0] > 1:
+            filled = np.where(np.isnan(hi2), np.inf, hi2)
+            ax2.fill_between(x, filled.min(axis=0), np.minimum(filled.max(axis=0), 10 * t_max), color=color,
+                             alpha=0.2, lw=0)
+            ax2.plot(x, data.median_steps(name), color=color, lw=1.8,
+                     label=f"{name}: median of {hi2.shape[0]} seeds (band: min–max)")
+        else:
+            reached = ~np.isnan(hi2[0])
+            ax2.plot(x[reached], hi2[0][reached], color=color, lw=1.8, marker=".", ms=3,
+                     label=name + ("" if reached.all() else f" (in {data.budget[name] // d} d steps: only "
+                                                              f"ε ≥ {data.eps[reached].min():.1g})")
+                     if reached.any() else name)
+    ax2.axhline(d, color="0.5", ls="-.", lw=1, label=f"d = {d} steps write $w^\\star$")
+    fa = data.failure_accuracy
+    ax2.axvspan(d / (B * B - 1.0), x.max(), color="0.5", alpha=0.08, lw=0,
+                label=r"$\varepsilon < (B^2-1)/d$: proof with this $d$ does not apply")
+    ax2.axvline(1.0 / fa, color="C3", lw=1, ls="--", alpha=0.6, label=f"printed bound > exact below ε = {fa:.2g}")
+    ax2.axvline(1.0 / eps, color="0.3", lw=1)
+    _log_axes(ax2)
+    ax2.set_xlim(x.min(), x.max())
+    ax2.set_ylim(1, 3 * t_max)
+    ax2.set_xlabel(r"$1/\varepsilon$")
+    ax2.set_ylabel(r"steps to reach $R - R^\star \leq \varepsilon$")
+    ax2.grid(True, which="major", alpha=0.3)
+    ax2.legend(loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=2, fontsize=7)
+
+
+def steps_figure(B=2, eps=0.01, n_seeds=10, figsize=(13.0, 6.4), fig=None) -> Figure:
+    """Demo 2 as a Figure: excess risk against steps (left) and steps to reach eps against 1/eps (right) for
+    SCD (median and min-max over seeds), cyclic CD and GCD, against Lemma 5's B^2/(16 eps) and the exact least
+    number of steps.  ``fig``: a figure this function returned before, redrawn in place
+    (:func:`l1lab.book.live.figure_axes`)."""
+    check_range("eps", eps, STEPS_LIMITS)
+    data = steps_data(B, n_seeds)
+    fig, axes = figure_axes(fig, figsize, nrows=1, ncols=2)
+    draw_steps(axes, data, float(eps))
+    inst = data.instance
+    fig.suptitle(f"Lemma 5's instance, B = {inst.B}, d = {inst.d} (exact, m = {inst.problem.m}); lemma units: "
+                 f"loss $(a-y)^2$", fontsize=10)
+    return fig
+
+
+def steps_sweep(values=(0.1, 0.03, 0.01, 3e-3, 1e-3, 3e-4, 1e-4), B=2, n_seeds=10, dpi=60) -> str:
+    """:func:`steps_figure` for every eps of ``values`` as a scrubbable HTML player (the axes are the same in
+    every frame: only the line R - R* = eps and the markers move)."""
+    values = list(values)
+    if not values:
+        raise ValueError("values is empty: a sweep needs at least one frame")
+    for e in values:
+        check_range("eps", e, STEPS_LIMITS)
+    data = steps_data(B, n_seeds)
+
+    def frame(fig, e):
+        fig.set_layout_engine("constrained")
+        draw_steps(fig.subplots(1, 2), data, e)
+
+    return scrubbable_sweep(frame, values, figsize=(13.0, 6.4), dpi=dpi, name=f"lb_steps_B{B}")
+
+
+def steps_demo(**defaults):
+    """Live demo 2: B (2 or 3), eps (log scale) and the number of SCD seeds.  Returns an ipywidgets VBox."""
+    import ipywidgets as widgets
+
+    v = dict(STEPS_DEFAULTS, **defaults)
+    lim = STEPS_LIMITS
+    check_choice("B", v["B"], lim["B"])
+    check_range("eps", v["eps"], lim)
+    check_range("n_seeds", v["n_seeds"], lim)
+    _compute_ahead(v["n_seeds"], frontier=False)
+    controls = dict(
+        B=widgets.ToggleButtons(options=list(lim["B"]), value=v["B"], description="B"),
+        eps=log_slider(widgets, v["eps"], *lim["eps"], "ε", step=0.1, readout_format=".1e"),
+        n_seeds=widgets.IntSlider(value=v["n_seeds"], min=lim["n_seeds"][0], max=lim["n_seeds"][1],
+                                  description="SCD seeds", continuous_update=False),
+    )
+    return wire(controls, steps_figure, [["B"], ["eps", "n_seeds"]])

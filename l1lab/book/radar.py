@@ -1,0 +1,831 @@
+r"""The figures and widgets of the chapter "Strong convexity and sparsity together" (RADAR, Agarwal, Negahban &
+Wainwright 2012, and its Section 4 simulations).
+
+Same three layers as :mod:`l1lab.book.scd`: a cached *data* function, a *figure* function returning a
+``matplotlib.figure.Figure`` (not managed by pyplot), and a *widget* (ipywidgets imported inside it).
+
+* :func:`figure1_data` -- runs of RADAR, RDA, SGD, EDA and RADAR-CONST on the paper's least-squares simulation,
+  one trial per seed (a fresh theta* and a fresh stream of samples);
+* :func:`figure1a_figure` / :func:`figure1a_sweep` / :func:`figure1a_demo` -- Figure 1(a): RADAR against RDA and
+  SGD, ||theta_t - theta*||_2^2 against t on log-log axes (and on the paper's linear axes), with the fitted
+  log-log slopes; the sweep and the widget vary d;
+* :func:`figure1b_figure` / :func:`figure1b_sweep` / :func:`figure1b_demo` -- Figure 1(b): RADAR against EDA
+  (fixed lambda) and RADAR-CONST (constant epochs), with the regularization lambda of each epoch; the sweep
+  varies the number of RADAR-CONST's epochs;
+* :func:`weak_sparsity_data` / :func:`weak_sparsity_figure` / :func:`weak_sparsity_sweep` /
+  :func:`weak_sparsity_demo` -- Corollary 1's trade-off: theta* on the boundary of an l_q ball, q from 0 to 1,
+  the fitted rate exponent against Corollary 1's -(2 - q)/2.
+
+The data (:func:`l1lab.data.radar.make_stream`): x ~ Unif[-1, 1]^d, y = <theta*, x> + w,
+w ~ N(0, 1/2), theta* with s = ceil(log d) entries +-1/sqrt(2) on a random support (trial k: seed k for theta*
+and for the samples; RADAR, RDA, SGD, EDA and RADAR-CONST of one trial see the same samples).  The paper leaves
+the constants of its runs unspecified; the choices are :data:`C1`, :data:`OMEGA`, :data:`RDA_BETA`,
+:data:`CONST_LAM` and the rest of :func:`method_settings` (Example 2's G(R) and sigma(R), gamma = 1/3).
+
+Runs that are not cached are spread over the CPU's cores (forked processes: the kernels hold the GIL) when there
+are several of them and they are long enough to pay for it.  The slider ranges keep every live setting to a few
+seconds on a 2-core machine (``tests/test_book_radar.py`` runs the largest ones); d = 40 000, the paper's,
+is computed once by the chapter (about a minute on two cores).
+"""
+from __future__ import annotations
+
+import math
+import multiprocessing
+import os
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+
+import matplotlib
+import numpy as np
+from matplotlib.figure import Figure
+
+from ..data import radar as radar_data
+from ..solvers import dual_averaging as da
+from ..theory import agarwal2012 as th
+from . import style as _style
+from .controls import check_choice, check_range, log_slider, wire
+from .live import figure_axes
+from .plotting import scrubbable_sweep
+
+__all__ = [
+    "ALGORITHM_COLORS", "C1", "CONST_LAM", "capped_power_theta", "corollary1_s", "weak_horizons", "FIGURE1A", "FIGURE1B", "FIGURE1_DEFAULTS", "FIGURE1_LIMITS",
+    "FIGURE1B_DEFAULTS", "FIGURE1B_LIMITS", "METHODS", "N_CHECKPOINTS", "OMEGA", "RDA_BETA", "WEAK_DEFAULTS",
+    "WEAK_LIMITS", "WEAK_QS", "Curves", "Figure1Data", "TrialRecord", "WeakSparsityData", "const_epoch_length",
+    "default_const_epochs", "draw_figure1a", "draw_figure1b", "draw_weak_sparsity_frame", "example2_constants",
+    "figure1_data", "figure1a_demo", "figure1a_figure", "figure1a_sweep", "figure1b_demo", "figure1b_figure",
+    "figure1b_sweep", "method_settings", "run_trial", "weak_sparsity_data", "weak_sparsity_demo",
+    "weak_sparsity_figure", "weak_sparsity_sweep",
+]
+
+#: the five methods of Section 4 and their colours
+METHODS = ("RADAR", "RDA", "SGD", "EDA", "RADAR-CONST")
+ALGORITHM_COLORS = {name: _style.ALGORITHM_COLORS[name] for name in METHODS}
+FIGURE1A = ("RADAR", "RDA", "SGD")
+FIGURE1B = ("RADAR", "EDA", "RADAR-CONST")
+
+#: choices (the paper gives no values): the universal constant c1 of (9), which sets lambda_i of (12) through
+#: T_i even with the oracle epoch rule; the probability parameter omega; RDA's beta (Xiao's gamma); the factor on
+#: RADAR-CONST's lambda_i of (12) (with (12) as printed RADAR-CONST does not move: see the chapter)
+C1 = 256.0
+OMEGA = 1.0
+RDA_BETA = 0.1
+CONST_LAM = 0.2
+#: checkpoints per run (log-spaced)
+N_CHECKPOINTS = 80
+
+#: Figure 1(a) and 1(b): the widgets' defaults and ranges (d and T take one of the listed values).  A move of T
+#: is a lookup: the live data functions also run the other horizons of the slider (see :func:`figure1_data`).
+FIGURE1_DEFAULTS = dict(d=2_000, T=10_000, n_trials=5)
+FIGURE1_LIMITS = dict(d=(100, 200, 500, 1_000, 2_000), T=(2_000, 5_000, 10_000), n_trials=(1, 5, 1))
+#: Figure 1(b) adds RADAR-CONST's number of epochs (None: ceil(log T)) and its factor on lambda_i; every move of
+#: these two runs RADAR-CONST again, so its live settings are smaller than Figure 1(a)'s (d = 200 of at most
+#: 1000, 3 trials of at most 3)
+FIGURE1B_DEFAULTS = dict(d=200, T=10_000, n_trials=3, const_epochs=None, const_lam=CONST_LAM)
+FIGURE1B_LIMITS = dict(FIGURE1_LIMITS, d=(100, 200, 500, 1_000), n_trials=(1, 3, 1), const_epochs=(2, 40, 1),
+                       const_lam=(0.05, 1.0))
+
+#: Corollary 1's trade-off: theta* on the boundary of B_q(R_q) for these q (0: s-sparse)
+WEAK_QS = (0.0, 0.25, 0.5, 0.75, 1.0)
+WEAK_DEFAULTS = dict(d=500, T=20_000, n_trials=5)
+WEAK_LIMITS = dict(q=(0.0, 1.0), d=(200, 500), T=(5_000, 10_000, 20_000), n_trials=(1, 5, 1))
+
+#: work (seconds per d * T) of a run, for deciding whether to fork: RADAR and its variants, RDA and SGD
+_COST = {"RADAR": 1.3e-8, "EDA": 1.3e-8, "RADAR-CONST": 1.3e-8, "RDA": 0.7e-8, "SGD": 0.7e-8}
+_PARALLEL_ABOVE = 0.5  # seconds of estimated work (about 0.3 s of real work; a fork costs about 0.02 s)
+
+
+# ---------------------------------------------------------------------------------------------- settings
+def example2_constants(stream):
+    r"""Example 2 of Agarwal, Negahban & Wainwright (2012) for a :class:`~l1lab.solvers.dual_averaging.
+    UniformDesignStream`: rho(Sigma) = sigma_min(Sigma) = B^2/3, G(R) = rho R, sigma(R)^2 = 8 rho^2 R^2 +
+    4 B^4 R^2 + 10 B^2 eta^2 (functions of the radius) and gamma = B^2/3."""
+    rho = th.uniform_design_covariance(stream.B)
+    eta = math.sqrt(stream.noise_var)
+    return dict(G=lambda R: th.example2_G(R, rho), sigma=lambda R: th.example2_sigma(R, rho, stream.B, eta),
+                gamma=th.example2_gamma(rho))
+
+
+def default_const_epochs(T) -> int:
+    """RADAR-CONST's default number of epochs, ceil(log T): Theorem 2's T log d/kappa_T makes about
+    kappa_T/log d ~ log T epochs of equal length (our reading of the paper's "epochs of length log(T)")."""
+    return max(1, math.ceil(math.log(int(T))))
+
+
+def const_epoch_length(T, const_epochs=None) -> int:
+    """The length ceil(T/K) of RADAR-CONST's epochs, K = ``const_epochs`` (default :func:`default_const_epochs`)."""
+    K = default_const_epochs(T) if const_epochs is None else int(const_epochs)
+    if K < 1:
+        raise ValueError(f"const_epochs must be >= 1, got {const_epochs}")
+    return math.ceil(int(T) / K)
+
+
+def method_settings(method, stream, T, const_epochs=None, const_lam=CONST_LAM):
+    """The keyword arguments of one method of Section 4 on ``stream`` for a horizon T (the choices are named in
+    the module docstring).  RADAR: the oracle epoch rule, (12) with Example 2's G(R), sigma(R), gamma,
+    s = ceil(log d), omega = OMEGA, c1 = C1.  RDA: lambda = 4 eta sqrt(log d/T), beta = RDA_BETA.  SGD: the l1 ball
+    of radius ||theta*||_1, eta_t = 1/(gamma t).  EDA: RADAR's epochs (oracle rule) with lambda fixed to RDA's.
+    RADAR-CONST: ``const_epochs`` epochs of equal length, lambda_i of (12) times ``const_lam``."""
+    d = stream.d
+    R1 = float(np.abs(stream.theta_star).sum())
+    c = example2_constants(stream)
+    s = math.ceil(math.log(d))
+    lam_rda = th.rda_lambda(math.sqrt(stream.noise_var), d, T)
+    if method == "RADAR":
+        return dict(R1=R1, epochs="oracle", s=s, omega=OMEGA, c1=C1, **c)
+    if method == "RDA":
+        return dict(lam=lam_rda, beta=RDA_BETA)
+    if method == "SGD":
+        return dict(R1=R1, eta=1.0 / c["gamma"], schedule="1/t")
+    if method == "EDA":
+        return dict(lam=lam_rda, R1=R1, epochs="oracle", G=c["G"], sigma=c["sigma"])
+    if method == "RADAR-CONST":
+        return dict(R1=R1, epochs="constant", epoch_length=const_epoch_length(T, const_epochs), s=s, omega=OMEGA,
+                    lam_constant=float(const_lam), **c)
+    raise ValueError(f"method must be one of {METHODS}, got {method!r}")
+
+
+# ---------------------------------------------------------------------------------------------- runs
+@dataclass(frozen=True)
+class TrialRecord:
+    """One run, without its d-vectors: ||theta_t - theta*||_2^2 of the iterate (``error``) and of the method's
+    output (``error_output``: RADAR's prox-center y_i) at the checkpoints, the epochs (end, R, lambda; empty for
+    RDA and SGD), the lambda of every epoch begun (``lam_epochs``, one more than completed for the epoch methods),
+    the kernel's seconds, ||theta*||_2^2 and the sparsity parameter s the run used (0: none)."""
+
+    method: str
+    iteration: np.ndarray
+    error: np.ndarray
+    error_output: np.ndarray
+    epoch_end: np.ndarray
+    epoch_R: np.ndarray
+    lam_epochs: np.ndarray
+    seconds: float
+    norm2_sq: float
+    s: int
+
+
+def _lam_epochs(method, res, stream, kw, T):
+    """lambda_i of every epoch begun (completed ones from the run's table, the running one recomputed with the
+    solver's formula), or the fixed lambda of RDA/EDA; empty for SGD."""
+    if method == "SGD":
+        return np.zeros(0)
+    if method in ("RDA", "EDA"):
+        return np.full(res.n_epochs + 1, kw["lam"])
+    i = res.n_epochs + 1
+    R = kw["R1"] * 2.0 ** (-(i - 1) / 2.0)
+    G, sig = kw["G"](R), kw["sigma"](R)
+    if method == "RADAR":
+        T_i = th.epoch_length(R, i, stream.d, kw["s"], kw["gamma"], G, sig, kw["omega"], kw["c1"])
+        lam = th.schedule_lambda(R, T_i, i, stream.d, kw["s"], kw["gamma"], G, sig, kw["omega"])
+    else:
+        lam = kw["lam_constant"] * th.schedule_lambda(R, kw["epoch_length"], i, stream.d, kw["s"], kw["gamma"], G,
+                                                      sig, kw["omega"])
+    return np.append(res.epochs["lam"], lam)
+
+
+def capped_power_theta(d, q, s=None, norm2_sq=None, seed=0):
+    r"""A theta* in the l_q ball B_q(R_q) for Corollary 1's demo: s = ceil(log d) entries of equal magnitude
+    followed by the power-law tail :math:`|\theta^*|_{(j)} = c\,(j/s)^{-1/q}` for j > s (on a random
+    permutation, random signs), scaled to ||theta*||_2^2 = ``norm2_sq`` (default s/2, as in the sparse case).
+    q = 0 is :func:`l1lab.data.radar.sparse_theta` (the same draw); as q grows the tail gets heavier,
+    up to q = 1, where sum_j |theta_j| grows like c s log(d/s)."""
+    d = int(d)
+    s = math.ceil(math.log(d)) if s is None else int(s)
+    target = s / 2.0 if norm2_sq is None else float(norm2_sq)
+    if q == 0:
+        mag = 1.0 / math.sqrt(2.0) if norm2_sq is None else math.sqrt(target / s)
+        return radar_data.sparse_theta(d, s=s, magnitude=mag, seed=seed)
+    if not 0 < q <= 1:
+        raise ValueError(f"q must be in [0, 1], got {q}")
+    if not (target > 0 and math.isfinite(target)):
+        raise ValueError(f"norm2_sq must be a finite number > 0, got {norm2_sq}")
+    rng = np.random.default_rng(seed)
+    j = np.arange(1, d + 1, dtype=np.float64)
+    mags = np.minimum(1.0, (j / s) ** (-1.0 / q))
+    mags *= math.sqrt(target / float(mags @ mags))
+    theta = np.zeros(d)
+    theta[rng.permutation(d)] = mags * rng.choice([-1.0, 1.0], size=d)
+    return theta
+
+
+def corollary1_s(theta_star, q, T, B=1.0, noise_var=0.5, omega=OMEGA) -> int:
+    r"""The sparsity parameter that the proof of Corollary 1 (Agarwal, Negahban & Wainwright 2012) gives RADAR for
+    theta* in B_q(R_q) and horizon T: s = ceil(R_q tau^{-q}), the number of entries above the threshold
+    :math:`\tau^2 = (G^2 + \sigma^2(1+\delta))\log d/(\gamma^2T)`, with delta = omega^2/log d and Example 2's
+    constants near theta* (G(0) = 0, sigma(0)^2 = 10 B^2 eta^2, gamma = B^2/3).  For q = 0 it is the number of
+    nonzeros.  An oracle choice: it needs R_q, as the epoch rule needs theta*."""
+    theta_star = np.asarray(theta_star, dtype=np.float64)
+    d = theta_star.size
+    Rq = th.lq_radius(theta_star, q)
+    if q == 0:
+        return int(Rq)
+    rho = th.uniform_design_covariance(B)
+    gamma = th.example2_gamma(rho)
+    sig2 = th.example2_sigma(0.0, rho, B, math.sqrt(noise_var)) ** 2
+    L = math.log(d)
+    tau2 = sig2 * (1.0 + omega ** 2 / L) * L / (gamma ** 2 * T)
+    return max(1, min(d, math.ceil(Rq * tau2 ** (-q / 2.0))))
+
+
+def _stream(d, q, trial):
+    if q == 0:
+        return radar_data.make_stream(d, seed=trial)
+    return radar_data.UniformDesignStream(capped_power_theta(d, q, seed=trial), B=1.0, noise_var=0.5)
+
+
+def _run_job(job):
+    method, d, T, q, trial, const_epochs, const_lam = job
+    stream = _stream(d, q, trial)
+    kw = method_settings(method, stream, T, const_epochs, const_lam)
+    if method == "RADAR" and q > 0:
+        kw["s"] = corollary1_s(stream.theta_star, q, T, stream.B, stream.noise_var, OMEGA)
+    common = dict(seed=trial, n_checkpoints=N_CHECKPOINTS)
+    if method == "RDA":
+        res = da.rda(stream, T, kw["lam"], kw["beta"], **common)
+    elif method == "SGD":
+        res = da.sgd(stream, T, kw["R1"], kw["eta"], schedule=kw["schedule"], **common)
+    elif method == "EDA":
+        res = da.eda(stream, T, **kw, **common)
+    else:
+        res = da.radar(stream, T, **kw, **common)
+    ends = res.epochs.get("end", np.zeros(0, dtype=np.int64))
+    Rs = res.epochs.get("R", np.zeros(0))
+    return TrialRecord(method, res.iteration, res.error, res.error_output, np.asarray(ends), np.asarray(Rs),
+                       _lam_epochs(method, res, stream, kw, T), float(res.seconds[-1]),
+                       float(stream.theta_star @ stream.theta_star), int(kw.get("s", 0)))
+
+
+_CACHE: dict = {}
+_CACHE_LIMIT = 4_000
+
+
+def _key(method, d, T, q, trial, const_epochs, const_lam):
+    if method not in METHODS:
+        raise ValueError(f"method must be one of {METHODS}, got {method!r}")
+    if method == "RADAR-CONST":
+        K = default_const_epochs(T) if const_epochs is None else int(const_epochs)
+        extra = (K, float(const_lam))
+    else:
+        extra = (None, None)
+    return (method, int(d), int(T), float(q), int(trial)) + extra
+
+
+def _workers() -> int:
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def _compute(keys):
+    """Run the jobs of ``keys`` that are not cached (in forked processes if worth it) and cache them."""
+    todo = [k for k in dict.fromkeys(keys) if k not in _CACHE]
+    if todo:
+        work = sum(_COST[k[0]] * k[1] * k[2] for k in todo)
+        workers = min(_workers(), len(todo))
+        fork = "fork" in multiprocessing.get_all_start_methods()
+        if workers > 1 and fork and work > _PARALLEL_ABOVE:
+            todo.sort(key=lambda k: -_COST[k[0]] * k[1] * k[2])   # longest first: the workers finish together
+            with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+                records = list(pool.map(_run_job, todo))
+        else:
+            records = [_run_job(k) for k in todo]
+        if len(_CACHE) + len(records) > _CACHE_LIMIT:
+            _CACHE.clear()
+        _CACHE.update(zip(todo, records))
+    return [_CACHE[k] for k in keys]
+
+
+def run_trial(method, d, T, trial=0, q=0.0, const_epochs=None, const_lam=CONST_LAM) -> TrialRecord:
+    """One run of ``method`` (one of :data:`METHODS`) on trial ``trial`` (seed of theta* and of the samples) of
+    the Section 4 simulation in dimension d, horizon T, theta* s-sparse (q = 0) or on the boundary of an l_q
+    ball (0 < q <= 1).  Cached."""
+    return _compute([_key(method, d, T, q, trial, const_epochs, const_lam)])[0]
+
+
+@dataclass(frozen=True)
+class Curves:
+    """The trials of one method: ``error`` and ``error_output`` have shape (n_trials, n_checkpoints)."""
+
+    method: str
+    iteration: np.ndarray
+    error: np.ndarray
+    error_output: np.ndarray
+    records: tuple
+
+    @property
+    def mean(self):
+        return self.error.mean(axis=0)
+
+    def slope(self, start_fraction=0.1):
+        """The log-log slope of the mean error over trials (checkpoints t >= start_fraction T)."""
+        return da.loglog_slope(self.iteration, self.mean, start_fraction)
+
+    @property
+    def final(self):
+        """Mean over trials of the final ||theta_T - theta*||_2^2."""
+        return float(self.mean[-1])
+
+    @property
+    def n_epochs(self):
+        return np.array([r.epoch_end.size for r in self.records])
+
+
+def _curves(records):
+    r0 = records[0]
+    return Curves(r0.method, r0.iteration, np.array([r.error for r in records]),
+                  np.array([r.error_output for r in records]), tuple(records))
+
+
+@dataclass(frozen=True)
+class Figure1Data:
+    """Figure 1 of Agarwal, Negahban & Wainwright (2012) in dimension d: ``curves[method]`` over the trials."""
+
+    d: int
+    T: int
+    n_trials: int
+    s: int
+    norm2_sq: float
+    const_epochs: int
+    const_lam: float
+    curves: dict
+
+    def table(self, methods=None):
+        """Lines 'method: final error (min-max over trials), fitted slope, epochs' for the chapter."""
+        out = []
+        for m in methods or self.curves:
+            c = self.curves[m]
+            fin = c.error[:, -1]
+            ep = c.n_epochs
+            eps = f", epochs {ep.min()}-{ep.max()}" if ep.max() > 0 and ep.min() != ep.max() else \
+                f", epochs {ep.max()}" if ep.max() > 0 else ""
+            out.append(f"{m:<12} final ||theta_T - theta*||^2 = {c.final:.3f} (trials {fin.min():.3f}-{fin.max():.3f}),"
+                       f" log-log slope {c.slope():+.2f}{eps}")
+        return out
+
+
+def _check_figure1(d, T, n_trials, limits, live):
+    if live:
+        check_choice("d", d, limits["d"])
+        check_choice("T", T, limits["T"])
+        check_range("n_trials", n_trials, limits)
+    else:
+        if int(d) != d or d < 3:
+            raise ValueError(f"d must be an integer >= 3, got {d}")
+        if int(T) != T or T < 100:
+            raise ValueError(f"T must be an integer >= 100, got {T}")
+        if int(n_trials) != n_trials or n_trials < 1:
+            raise ValueError(f"n_trials must be an integer >= 1, got {n_trials}")
+
+
+def figure1_data(d=2_000, T=10_000, n_trials=5, methods=METHODS, const_epochs=None, const_lam=CONST_LAM,
+                 live=False) -> Figure1Data:
+    """Section 4's simulation: ``n_trials`` trials (seeds 0, 1, ...) of every method of ``methods`` in dimension d
+    for T iterations.  Cached per run, so a new number of trials or a new method reuses the others; runs not
+    cached are spread over the cores.  ``live=True`` restricts d, T and n_trials to the widgets' ranges and also
+    runs every other horizon of the T slider (the same trials; RADAR-CONST excepted), so that the widget answers
+    a move of T from the cache: a new d costs 1.7 times the runs at T = 10 000 instead."""
+    _check_figure1(d, T, n_trials, FIGURE1_LIMITS, live)
+    if live:
+        check_range("const_lam", const_lam, FIGURE1B_LIMITS)
+        if const_epochs is not None:
+            check_range("const_epochs", const_epochs, FIGURE1B_LIMITS)
+    methods = tuple(methods)
+    for m in methods:
+        check_choice("method", m, METHODS)
+    d, T, n_trials = int(d), int(T), int(n_trials)
+    K = default_const_epochs(T) if const_epochs is None else int(const_epochs)
+    keys = [_key(m, d, T, 0.0, k, K, const_lam) for m in methods for k in range(n_trials)]
+    ahead = []
+    if live:   # the slider's other horizons too (not RADAR-CONST's, which its own two sliders change)
+        ahead = [_key(m, d, t, 0.0, k, K, const_lam) for m in methods if m != "RADAR-CONST"
+                 for t in FIGURE1_LIMITS["T"] if t != T for k in range(n_trials)]
+    recs = _compute(keys + ahead)[:len(keys)]
+    curves = {m: _curves(recs[i * n_trials:(i + 1) * n_trials]) for i, m in enumerate(methods)}
+    return Figure1Data(d, T, n_trials, math.ceil(math.log(d)), recs[0].norm2_sq, K, float(const_lam), curves)
+
+
+# ---------------------------------------------------------------------------------------------- drawing
+def _band(ax, curves, label, ls="-", lw=2.0, band=True):
+    col = ALGORITHM_COLORS[curves.method]
+    it = curves.iteration
+    keep = it > 0
+    if band and curves.error.shape[0] > 1:
+        ax.fill_between(it[keep], curves.error.min(axis=0)[keep], curves.error.max(axis=0)[keep], color=col,
+                        alpha=0.2, lw=0)
+    ax.plot(it[keep], curves.mean[keep], color=col, ls=ls, lw=lw, label=label)
+
+
+def _guide(ax, x_end, y_end, slope, x_start, text, color="0.35"):
+    """A dotted line of the given log-log slope ending at (x_end, y_end)."""
+    xs = np.array([x_start, x_end], dtype=np.float64)
+    ax.plot(xs, y_end * (xs / x_end) ** slope, color=color, ls=":", lw=1.2, label=text)
+
+
+def _loglog_axes(ax, ylabel=r"$\|\theta_t - \theta^\star\|_2^2$"):
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("iterations $t$ (one fresh sample each)")
+    ax.set_ylabel(ylabel)
+    ax.grid(True, which="major", alpha=0.3)
+
+
+def draw_figure1a(axes, data: Figure1Data, ylim=None, title=True):
+    """Figure 1(a) on two axes: log-log (mean over trials, band min-max, fitted slopes, guides of slope -1 and
+    -1/2) and the paper's linear axes (means)."""
+    ax0, ax1 = axes
+    for m in FIGURE1A:
+        c = data.curves[m]
+        _band(ax0, c, f"{m}: slope {c.slope():+.2f}, final {c.final:.3g}")
+        ax1.plot(c.iteration, c.mean, color=ALGORITHM_COLORS[m], lw=2, label=m)
+    T = data.T
+    rad, rda = data.curves["RADAR"], data.curves["RDA"]
+    _guide(ax0, T, rad.final, -1.0, T / 10, "slope −1 (O(1/T))")
+    _guide(ax0, T, rda.final, -0.5, T / 10, "slope −½ (O(1/√T))")
+    _loglog_axes(ax0)
+    if ylim is not None:
+        ax0.set_ylim(*ylim)
+    ax0.legend(fontsize=8, loc="lower left")
+    ax1.set_xlabel("iterations $t$")
+    ax1.set_ylabel(r"$\|\theta_t - \theta^\star\|_2^2$ (mean)")
+    ax1.set_xlim(0, T)
+    ax1.set_ylim(bottom=0, top=(ylim[1] if ylim is not None else None))
+    ax1.grid(True, alpha=0.3)
+    ax1.legend(fontsize=8, loc="upper right")
+    ax1.set_title("the paper's axes", fontsize=9)
+    if title:
+        ax0.set_title(f"d = {data.d:,}, s = {data.s}, ‖θ*‖² = {data.norm2_sq:.2f}, T = {T:,}, "
+                      f"{data.n_trials} trial{'s' if data.n_trials > 1 else ''} (band: min–max)", fontsize=9)
+
+
+#: the live figures' fixed margins (fractions of the 12 x 4.4 in figure).  The static figures use the constrained
+#: layout; a live figure keeps its axes where these put them, so a move costs one draw and no layout pass
+#: (which measures every text and costs about as much as the draw itself).
+LIVE_MARGINS = dict(left=0.06, right=0.98, bottom=0.115, top=0.93, wspace=0.3)
+
+
+def _wide_and_narrow(fig):
+    """Two axes side by side, the left one twice as wide (Figure 1's layout)."""
+    gs = fig.add_gridspec(1, 3)
+    return [fig.add_subplot(gs[0, :2]), fig.add_subplot(gs[0, 2])]
+
+
+def _wide_and_narrow_fixed(fig):
+    """:func:`_wide_and_narrow` with the live figures' fixed margins."""
+    gs = fig.add_gridspec(1, 3, **LIVE_MARGINS)
+    return [fig.add_subplot(gs[0, :2]), fig.add_subplot(gs[0, 2])]
+
+
+def _figure1_axes(fig, figsize, live):
+    if live:
+        return figure_axes(fig, figsize, _wide_and_narrow_fixed, layout=None)
+    return figure_axes(fig, figsize, _wide_and_narrow)
+
+
+def figure1a_figure(d=2_000, T=10_000, n_trials=5, live=False, figsize=(12.0, 4.4), fig=None) -> Figure:
+    """Figure 1(a) of Agarwal, Negahban & Wainwright (2012): ||theta_t - theta*||_2^2 of RADAR, RDA and SGD against
+    the iterations, mean over ``n_trials`` trials; left log-log with the band over trials and the fitted slopes
+    (t >= T/10), right on the paper's linear axes.  ``fig``: a figure this function returned before, redrawn in
+    place (:func:`l1lab.book.live.figure_axes`)."""
+    data = figure1_data(d, T, n_trials, FIGURE1A, live=live)
+    fig, axes = _figure1_axes(fig, figsize, live)
+    draw_figure1a(axes, data)
+    return fig
+
+
+def figure1a_sweep(ds=(200, 2_000, 5_000), T=10_000, n_trials=5, dpi=72) -> str:
+    """Figure 1(a) for every d of ``ds`` as a scrubbable HTML player (shared axes)."""
+    ds = list(ds)
+    if not ds:
+        raise ValueError("ds is empty: a sweep needs at least one frame")
+    datas = [figure1_data(d, T, n_trials, FIGURE1A) for d in ds]
+    lo = min(float(dt.curves[m].error[:, 1:].min()) for dt in datas for m in FIGURE1A)
+    hi = max(float(dt.curves[m].error.max()) for dt in datas for m in FIGURE1A)
+    ylim = (0.7 * lo, 1.5 * hi)
+
+    def frame(fig, dt):
+        fig.set_layout_engine("constrained")
+        gs = fig.add_gridspec(1, 3)
+        draw_figure1a([fig.add_subplot(gs[0, :2]), fig.add_subplot(gs[0, 2])], dt, ylim=ylim)
+
+    return scrubbable_sweep(frame, datas, figsize=(12.0, 4.4), dpi=dpi, name="radar_figure1a_d")
+
+
+def _lambda_steps(rec, T):
+    """(t, lambda) pairs of a step function: lambda_i from the start to the end of epoch i (the last one to T)."""
+    starts = np.concatenate(([0], rec.epoch_end))
+    ends = np.concatenate((rec.epoch_end, [T]))
+    n = min(rec.lam_epochs.size, starts.size)
+    xs, ys = [], []
+    for k in range(n):
+        if ends[k] > starts[k]:
+            xs += [max(starts[k], 1), ends[k]]
+            ys += [rec.lam_epochs[k]] * 2
+    return np.array(xs, dtype=np.float64), np.array(ys)
+
+
+def draw_figure1b(axes, data: Figure1Data, ylim=None, title=True):
+    """Figure 1(b) on two axes: RADAR, EDA and RADAR-CONST (log-log, band over trials, epoch ends of the first
+    trial marked on the curves), and the lambda_i of each epoch of the first trial against t."""
+    ax0, ax1 = axes
+    for m in FIGURE1B:
+        c = data.curves[m]
+        _band(ax0, c, f"{m}: slope {c.slope():+.2f}, final {c.final:.3g}")
+        rec = c.records[0]
+        if rec.epoch_end.size:
+            idx = np.searchsorted(c.iteration, rec.epoch_end)
+            idx = idx[idx < c.iteration.size]
+            ax0.plot(c.iteration[idx], c.mean[idx], "|", color=ALGORITHM_COLORS[m], ms=12, mew=2)
+        xs, ys = _lambda_steps(rec, data.T)
+        ax1.plot(xs, ys, color=ALGORITHM_COLORS[m], lw=2, label=m)
+    _loglog_axes(ax0)
+    if ylim is not None:
+        ax0.set_ylim(*ylim)
+    ax0.legend(fontsize=8, loc="lower left", title="ticks: epoch ends (trial 0)", title_fontsize=8)
+    ax1.set_xscale("log")
+    ax1.set_yscale("log")
+    ax1.set_xlabel("iterations $t$")
+    ax1.set_ylabel(r"$\lambda_i$ of the running epoch (trial 0)")
+    ax1.grid(True, which="major", alpha=0.3)
+    ax1.legend(fontsize=8, loc="lower left")
+    if title:
+        L = const_epoch_length(data.T, data.const_epochs)
+        ax0.set_title(f"d = {data.d:,}, s = {data.s}, T = {data.T:,}, {data.n_trials} trial"
+                      f"{'s' if data.n_trials > 1 else ''}; RADAR-CONST: {data.const_epochs} epochs of {L:,}, "
+                      f"{data.const_lam:g} × λᵢ of (12)", fontsize=9)
+
+
+def figure1b_figure(d=2_000, T=10_000, n_trials=5, const_epochs=None, const_lam=CONST_LAM, live=False,
+                    figsize=(12.0, 4.4), fig=None) -> Figure:
+    """Figure 1(b) of Agarwal, Negahban & Wainwright (2012): RADAR against EDA (its epochs with lambda fixed at
+    4 eta sqrt(log d/T)) and RADAR-CONST (``const_epochs`` epochs of equal length, default ceil(log T), with
+    ``const_lam`` times lambda_i of (12)); right: the regularization lambda_i of each epoch.  ``fig``: a figure
+    this function returned before, redrawn in place."""
+    if live:
+        _check_figure1(d, T, n_trials, FIGURE1B_LIMITS, True)
+    data = figure1_data(d, T, n_trials, FIGURE1B, const_epochs, const_lam, live=live)
+    fig, axes = _figure1_axes(fig, figsize, live)
+    draw_figure1b(axes, data)
+    return fig
+
+
+def figure1b_sweep(const_epochs=(3, 5, 10, 20, 40), d=2_000, T=10_000, n_trials=5, const_lam=CONST_LAM,
+                   dpi=72) -> str:
+    """Figure 1(b) for every number of RADAR-CONST epochs in ``const_epochs`` (scrubbable HTML, shared axes)."""
+    Ks = list(const_epochs)
+    if not Ks:
+        raise ValueError("const_epochs is empty: a sweep needs at least one frame")
+    datas = [figure1_data(d, T, n_trials, FIGURE1B, K, const_lam) for K in Ks]
+    lo = min(float(dt.curves[m].error[:, 1:].min()) for dt in datas for m in FIGURE1B)
+    hi = max(float(dt.curves[m].error.max()) for dt in datas for m in FIGURE1B)
+    lam_lo = min(float(dt.curves[m].records[0].lam_epochs.min()) for dt in datas for m in FIGURE1B)
+    lam_hi = max(float(dt.curves[m].records[0].lam_epochs.max()) for dt in datas for m in FIGURE1B)
+
+    def frame(fig, dt):
+        fig.set_layout_engine("constrained")
+        gs = fig.add_gridspec(1, 3)
+        axes = [fig.add_subplot(gs[0, :2]), fig.add_subplot(gs[0, 2])]
+        draw_figure1b(axes, dt, ylim=(0.7 * lo, 1.5 * hi))
+        axes[1].set_ylim(0.7 * lam_lo, 1.5 * lam_hi)
+
+    return scrubbable_sweep(frame, datas, figsize=(12.0, 4.4), dpi=dpi, name="radar_figure1b_const_epochs")
+
+
+def _figure1_controls(defaults, limits, extra):
+    import ipywidgets as widgets
+
+    v = dict(defaults, **extra)
+    check_choice("d", v["d"], limits["d"])
+    check_choice("T", v["T"], limits["T"])
+    check_range("n_trials", v["n_trials"], limits)
+    controls = dict(
+        d=widgets.SelectionSlider(options=list(limits["d"]), value=v["d"], description="d", continuous_update=False),
+        T=widgets.SelectionSlider(options=list(limits["T"]), value=v["T"], description="T", continuous_update=False),
+        n_trials=widgets.IntSlider(value=v["n_trials"], min=limits["n_trials"][0], max=limits["n_trials"][1],
+                                   description="trials", continuous_update=False),
+    )
+    return v, controls, widgets
+
+
+def figure1a_demo(**defaults):
+    """Live Figure 1(a): d, T and the number of trials (:data:`FIGURE1_DEFAULTS`, :data:`FIGURE1_LIMITS`),
+    redrawing :func:`figure1a_figure` in place.  Runs are cached per (method, d, T, trial), and a new d runs every
+    horizon of the T slider at once, so a move of T or of the number of trials (downwards) is a lookup; a new d
+    costs about 1.5 s of CPU time per 1000 dimensions at 5 trials (spread over the cores)."""
+    _, controls, _ = _figure1_controls(FIGURE1_DEFAULTS, FIGURE1_LIMITS, defaults)
+
+    def show(fig=None, **kw):
+        return figure1a_figure(live=True, fig=fig, **kw)
+
+    return wire(controls, show, [["d", "T", "n_trials"]])
+
+
+def figure1b_demo(**defaults):
+    """Live Figure 1(b): d, T, the number of trials, RADAR-CONST's number of epochs and its factor on lambda_i
+    of (12) (:data:`FIGURE1B_DEFAULTS`, :data:`FIGURE1B_LIMITS`: d = 200, 3 trials), redrawing
+    :func:`figure1b_figure` in place.  A move of RADAR-CONST's two sliders, or of T, runs RADAR-CONST's trials
+    again (about 0.06 s at the defaults, 0.12 s at d = 500); RADAR and EDA are run for every horizon of the T
+    slider with each new d."""
+    v, controls, widgets = _figure1_controls(FIGURE1B_DEFAULTS, FIGURE1B_LIMITS, defaults)
+    lim = FIGURE1B_LIMITS
+    K = default_const_epochs(v["T"]) if v["const_epochs"] is None else v["const_epochs"]
+    check_range("const_epochs", K, lim)
+    check_range("const_lam", v["const_lam"], lim)
+    controls["const_epochs"] = widgets.IntSlider(value=K, min=lim["const_epochs"][0], max=lim["const_epochs"][1],
+                                                 description="CONST epochs", continuous_update=False)
+    controls["const_lam"] = log_slider(widgets, v["const_lam"], *lim["const_lam"], "CONST λ factor", step=0.1,
+                                        readout_format=".2g")
+
+    def show(fig=None, **kw):
+        return figure1b_figure(live=True, fig=fig, **kw)
+
+    return wire(controls, show, [["d", "T", "n_trials"], ["const_epochs", "const_lam"]])
+
+
+# ------------------------------------------------------------------------------------ Corollary 1 (q)
+def weak_horizons(T_max, n=5) -> tuple:
+    """The horizons of Corollary 1's demo: T_max/2^(n-1), ..., T_max/2, T_max (one run each)."""
+    T_max = int(T_max)
+    return tuple(int(round(T_max / 2 ** k)) for k in range(n - 1, -1, -1))
+
+
+@dataclass(frozen=True)
+class WeakSparsityData:
+    """For each q of ``qs``: ``final[k]``, shape (n_trials, len(Ts)), RADAR's ||theta_T - theta*||_2^2 after one
+    run per horizon T of ``Ts`` (s = :func:`corollary1_s` for that T), ``s_used[k]`` (trial 0), the run to the
+    largest T of every trial (``longest[k]``, :class:`Curves`) and the mean R_q over trials (``Rq[k]``)."""
+
+    d: int
+    Ts: tuple
+    n_trials: int
+    qs: tuple
+    final: tuple
+    s_used: tuple
+    longest: tuple
+    Rq: np.ndarray
+
+    def slopes(self):
+        """The least-squares slope of log(mean final error over trials) against log T, for every q."""
+        x = np.log(np.asarray(self.Ts, dtype=np.float64))
+        return np.array([np.polyfit(x, np.log(f.mean(axis=0)), 1)[0] for f in self.final])
+
+    @property
+    def theory(self):
+        """Corollary 1's rate exponent -(2 - q)/2 for each q."""
+        return -(2.0 - np.asarray(self.qs)) / 2.0
+
+
+def weak_sparsity_data(qs=WEAK_QS, d=500, T=20_000, n_trials=5, live=False) -> WeakSparsityData:
+    """Corollary 1's trade-off: for every q of ``qs`` (0 <= q <= 1) and every horizon of :func:`weak_horizons`
+    (T), ``n_trials`` runs of RADAR (the settings of :func:`method_settings`, s from :func:`corollary1_s`) with
+    theta* from :func:`capped_power_theta` (trial k: seed k).  Cached per run.  ``live=True`` restricts d, T and
+    n_trials to the widget's ranges and also runs the same grid at the slider's other d."""
+    qs = tuple(round(float(q), 6) for q in qs)
+    if not qs:
+        raise ValueError("qs is empty")
+    for q in qs:
+        check_range("q", q, WEAK_LIMITS)
+    if live:
+        check_choice("d", d, WEAK_LIMITS["d"])
+        check_choice("T", T, WEAK_LIMITS["T"])
+        check_range("n_trials", n_trials, WEAK_LIMITS)
+    else:
+        _check_figure1(d, T, n_trials, WEAK_LIMITS, False)
+    d, T, n_trials = int(d), int(T), int(n_trials)
+    Ts = weak_horizons(T)
+    keys = [_key("RADAR", d, t, q, k, None, CONST_LAM) for q in qs for k in range(n_trials) for t in Ts]
+    ahead = []
+    if live:   # the other d of the slider too (two values), so that a move of d is a lookup
+        ahead = [_key("RADAR", dd, t, q, k, None, CONST_LAM) for dd in WEAK_LIMITS["d"] if dd != d
+                 for q in qs for k in range(n_trials) for t in Ts]
+    recs = _compute(keys + ahead)[:len(keys)]
+    n = n_trials * len(Ts)
+    final, s_used, longest = [], [], []
+    for i in range(len(qs)):
+        block = recs[i * n:(i + 1) * n]
+        final.append(np.array([[r.error[-1] for r in block[k * len(Ts):(k + 1) * len(Ts)]] for k in range(n_trials)]))
+        s_used.append(np.array([r.s for r in block[:len(Ts)]]))
+        longest.append(_curves([block[(k + 1) * len(Ts) - 1] for k in range(n_trials)]))
+    Rq = np.array([np.mean([th.lq_radius(_stream(d, q, k).theta_star, q) for k in range(n_trials)]) for q in qs])
+    return WeakSparsityData(d, Ts, n_trials, qs, tuple(final), tuple(s_used), tuple(longest), Rq)
+
+
+def _horizon_ticks(ax, Ts):
+    ax.set_xticks(list(Ts), [f"{t:,}" for t in Ts])
+    ax.set_xticks([], minor=True)
+
+
+def draw_weak_sparsity_frame(ax, data: WeakSparsityData, k, ylim=None):
+    """One q of :func:`weak_sparsity_data` on ``ax``: the final errors of the runs against their horizon T (mean
+    and min-max over trials), the fitted line, Corollary 1's slope -(2 - q)/2 through the last mean, and the
+    trajectory of the longest runs (thin)."""
+    q = data.qs[k]
+    col = matplotlib.colormaps["viridis"](0.9 * q)
+    Ts = np.asarray(data.Ts, dtype=np.float64)
+    f = data.final[k]
+    lon = data.longest[k]
+    it = lon.iteration
+    ax.plot(it[it > 0], lon.mean[it > 0], color=col, lw=1, alpha=0.6, label=f"the runs to T = {data.Ts[-1]:,} "
+            "along the way (mean)")
+    ax.fill_between(Ts, f.min(axis=0), f.max(axis=0), color=col, alpha=0.25, lw=0)
+    slope = data.slopes()[k]
+    ax.plot(Ts, f.mean(axis=0), "o-", color=col, lw=2, ms=6, label=f"final error, one run per T: slope {slope:+.2f}")
+    m = f.mean(axis=0)
+    _guide(ax, Ts[-1], m[-1], data.theory[k], Ts[0], f"Corollary 1: slope {data.theory[k]:+.3g}")
+    _guide(ax, Ts[-1], m[-1], -0.5, Ts[0], "slope −½", color="0.7")
+    _loglog_axes(ax)
+    ax.set_xlabel("iterations $t$ = horizon $T$")
+    if ylim is not None:
+        ax.set_ylim(*ylim)
+    ax.legend(fontsize=8, loc="lower left")
+    s = data.s_used[k]
+    what = "s-sparse" if q == 0 else f"tail ∝ j^(−1/{q:g}), R_q = {data.Rq[k]:.3g}"
+    ax.set_title(f"q = {q:g}: {what}; s = {s[0]}…{s[-1]}; d = {data.d:,}, {data.n_trials} trials", fontsize=9)
+
+
+def weak_sparsity_figure(qs=WEAK_QS, highlight=None, d=500, T=20_000, n_trials=5, live=False,
+                         figsize=(12.0, 4.4), fig=None) -> Figure:
+    """Corollary 1's trade-off: left, RADAR's mean final ||theta_T - theta*||_2^2 against the horizon T for every q
+    of ``qs`` (colour by q; ``highlight`` adds one q, drawn thick); right, the fitted log-log slopes against q, with
+    Corollary 1's exponent -(2 - q)/2 and the -1/2 of single-run methods."""
+    qs = tuple(round(float(q), 6) for q in qs)
+    if highlight is not None:
+        check_range("q", highlight, WEAK_LIMITS)
+        highlight = round(float(highlight), 6)
+        qs = tuple(sorted(set(qs) | {highlight}))
+    data = weak_sparsity_data(qs, d, T, n_trials, live=live)
+    slopes = data.slopes()
+    if live:
+        fig, (ax0, ax1) = figure_axes(fig, figsize, layout=None, nrows=1, ncols=2,
+                                      gridspec_kw=dict(LIVE_MARGINS, wspace=0.2))
+    else:
+        fig, (ax0, ax1) = figure_axes(fig, figsize, nrows=1, ncols=2)
+    cmap = matplotlib.colormaps["viridis"]
+    for k, q in enumerate(data.qs):
+        hl = highlight is not None and q == highlight
+        ax0.plot(data.Ts, data.final[k].mean(axis=0), "o-", color=cmap(0.9 * q), lw=3.2 if hl else 1.8, ms=5,
+                 label=f"q = {q:g}: slope {slopes[k]:+.2f}" + (" (selected)" if hl else ""))
+    _loglog_axes(ax0)
+    _horizon_ticks(ax0, data.Ts)
+    ax0.set_xlabel("horizon $T$ (one run per $T$)")
+    ax0.set_ylabel(r"$\|\theta_T - \theta^\star\|_2^2$ (mean over trials)")
+    ax0.legend(fontsize=8, loc="lower left", title="RADAR", title_fontsize=8)
+    ax0.set_title(f"θ* in B_q(R_q), ‖θ*‖² = {data.longest[0].records[0].norm2_sq:.2f}; d = {data.d:,}, "
+                  f"{data.n_trials} trials", fontsize=9)
+    qq = np.linspace(0, 1, 50)
+    ax1.plot(qq, -(2 - qq) / 2, color="k", ls="--", lw=1.5, label="Corollary 1: −(2 − q)/2")
+    ax1.axhline(-0.5, color="0.5", ls=":", lw=1.2, label="single-run methods: −½")
+    ax1.plot(data.qs, slopes, "o-", color=ALGORITHM_COLORS["RADAR"], ms=7, label="RADAR (fitted)")
+    if highlight is not None:
+        k = data.qs.index(highlight)
+        ax1.plot([highlight], [slopes[k]], "*", color="k", ms=14, label=f"selected q = {highlight:g}")
+    ax1.set_xlabel("q (0: exactly sparse)")
+    ax1.set_ylabel("fitted exponent of T")
+    ax1.grid(True, alpha=0.3)
+    ax1.legend(fontsize=8, loc="lower right")
+    return fig
+
+
+def weak_sparsity_sweep(qs=WEAK_QS, d=500, T=20_000, n_trials=5, dpi=72) -> str:
+    """:func:`draw_weak_sparsity_frame` for every q of ``qs`` as a scrubbable HTML player (shared axes)."""
+    if not tuple(qs):
+        raise ValueError("qs is empty: a sweep needs at least one frame")
+    data = weak_sparsity_data(qs, d, T, n_trials)
+    lo = min(min(float(f.min()), float(c.error[:, 1:].min())) for f, c in zip(data.final, data.longest))
+    hi = max(float(c.error.max()) for c in data.longest)
+
+    def frame(fig, k):
+        fig.set_layout_engine("constrained")
+        draw_weak_sparsity_frame(fig.add_subplot(), data, k, ylim=(0.7 * lo, 1.5 * hi))
+
+    return scrubbable_sweep(frame, range(len(data.qs)), figsize=(8.0, 4.8), dpi=dpi, name="radar_weak_sparsity_q")
+
+
+def weak_sparsity_demo(**defaults):
+    """Live Corollary 1: which q of the grid :data:`WEAK_QS` to draw thick (default 0.5; drawing only, every q of
+    the grid is computed), d, the largest horizon T and the number of trials, redrawing
+    :func:`weak_sparsity_figure`.  Both values of d are computed (the first display computes the one the chapter
+    has not, a few seconds); a new largest T reuses the horizons T/2^k it shares with those run before and runs
+    only the new ones."""
+    import ipywidgets as widgets
+
+    v = dict(dict(WEAK_DEFAULTS, highlight=0.5), **defaults)
+    lim = WEAK_LIMITS
+    check_choice("highlight", v["highlight"], WEAK_QS)
+    check_choice("d", v["d"], lim["d"])
+    check_choice("T", v["T"], lim["T"])
+    check_range("n_trials", v["n_trials"], lim)
+    controls = dict(
+        highlight=widgets.SelectionSlider(options=list(WEAK_QS), value=v["highlight"], description="q",
+                                          continuous_update=False),
+        d=widgets.SelectionSlider(options=list(lim["d"]), value=v["d"], description="d", continuous_update=False),
+        T=widgets.SelectionSlider(options=list(lim["T"]), value=v["T"], description="largest T",
+                                  continuous_update=False),
+        n_trials=widgets.IntSlider(value=v["n_trials"], min=lim["n_trials"][0], max=lim["n_trials"][1],
+                                   description="trials", continuous_update=False),
+    )
+
+    def show(fig=None, **kw):
+        return weak_sparsity_figure(live=True, fig=fig, **kw)
+
+    return wire(controls, show, [["highlight", "d"], ["T", "n_trials"]])

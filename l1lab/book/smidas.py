@@ -1,0 +1,888 @@
+r"""The figures and widgets of the chapter "Mirror descent made sparse" (SMIDAS, Section 3 and the MAGIC
+experiments of Section 4 of Shalev-Shwartz & Tewari 2011).
+
+Same three layers as :mod:`l1lab.book.scd`: a cached *data* function, a *figure* function returning a
+``matplotlib.figure.Figure`` (not managed by pyplot), and a *widget* (ipywidgets imported inside it).
+
+* :func:`sparsity_data` / :func:`sparsity_figure` -- why sub-gradient SGD is not sparse and truncation is;
+* :func:`link_figure` / :func:`link_demo` -- the geometry of the p-norm link :math:`w = f^{-1}(\theta)`;
+* :func:`smidas_bound_data` / :func:`smidas_bound_figure` / :func:`smidas_bound_sweep` /
+  :func:`smidas_bound_demo` -- Theorem 3 against SMIDAS, TruncGrad and SGD at a multiple of the prescribed
+  step size, with SCD (no step size) for reference;
+* :func:`magic_comparison_data` / :func:`magic_comparison_figure` / :func:`magic_comparison_demo` -- bounds (3)
+  vs (4): SMIDAS and TruncGrad, each with its step size tuned over a grid, on MAGIC04S-like (sparse examples)
+  and MAGIC04D-like (dense examples) data;
+* :func:`prop4_data` / :func:`prop4_figure` / :func:`prop4_demo` -- Proposition 4 on a problem with small P*.
+
+The data are MAGIC04-like: the MAGIC gamma telescope data are replaced by a synthetic 10-feature
+classification (or regression) problem (:func:`l1lab.data.make_classification`) to which
+:func:`l1lab.data.add_random_features` appends irrelevant features, 0/1 with P(1) = 0.05 ("sparse",
+MAGIC04S) or +-1 ("dense", MAGIC04D), as the paper does.  The slider ranges keep every setting, including the
+largest, to a few seconds on a 2-core machine (``tests/test_book_smidas.py`` runs the largest ones).
+
+Live widgets (issue 9: a slider move should answer in about 0.3 s).  A SMIDAS step on these data costs O(d), so
+the widgets start from lighter settings than the chapter's static figures (``*_LIVE``: smaller T, fewer seeds);
+every run is cached one seed at a time (n seeds are the first n of any larger number, the numbers of
+``run_seeds``); at first display a demo computes every position of its main sliders (``ahead=True``), so that
+moving them only redraws; and the figures have fixed margins (:func:`_fixed_axes`), since rerunning the
+constrained layout at every move cost as much as the drawing.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+from matplotlib.figure import Figure
+from threadpoolctl import threadpool_limits
+
+from ..data.synthetic import add_random_features, make_classification, make_regression
+from ..experiments import SeedRuns
+from ..links import link_inverse, smidas_p
+from ..problem import Problem
+from ..solvers import reference_solution, scd, sgd, smidas, truncgrad
+from ..theory import shalev_shwartz_tewari as sst
+from . import style as _style
+from .controls import check_choice, check_range, log_slider, wire
+from .live import figure_axes
+from .plotting import default_floor, plot_gap_vs_bound, plot_objective_and_nnz, scrubbable_sweep
+
+__all__ = [
+    "ALGORITHM_COLORS", "ETA_GRID", "ETA_MULT_GRID", "K_GRID", "LINK_DEFAULTS", "LINK_LIMITS",
+    "MAGIC_COMPARISON_DEFAULTS", "MAGIC_COMPARISON_LIMITS", "MAGIC_COMPARISON_LIVE", "PROP4_DEFAULTS",
+    "PROP4_LIMITS", "PROP4_LIVE", "SMIDAS_BOUND_DEFAULTS", "SMIDAS_BOUND_LIMITS", "SMIDAS_BOUND_LIVE",
+    "draw_smidas_bound", "guarantee_curves", "link_demo", "link_figure", "magic_comparison_data",
+    "magic_comparison_demo", "magic_comparison_figure", "magic_like_problem", "prop4_data", "prop4_demo",
+    "prop4_figure", "reference", "smidas_bound_data", "smidas_bound_demo", "smidas_bound_figure",
+    "smidas_bound_sweep", "sparsity_data", "sparsity_figure", "theorem3_bound", "theorem3_eta",
+]
+
+#: colours of this chapter's algorithms (SCD keeps the book's C0)
+ALGORITHM_COLORS = {name: _style.ALGORITHM_COLORS[name] for name in ("SMIDAS", "TruncGrad", "SGD", "SCD")}
+KINDS = ("sparse", "dense")
+CASES = ("13", "14")
+KIND_NAMES = {"sparse": "MAGIC04S-like (sparse examples)", "dense": "MAGIC04D-like (dense examples)"}
+
+#: step sizes tried for SMIDAS and TruncGrad in the comparison (the paper tuned eta over a range, Sec. 4.2)
+ETA_GRID = (1e-4, 3e-4, 1e-3, 3e-3, 1e-2, 3e-2)
+
+#: the link demo: p (None = 2 ln 310, the p of the MAGIC-like data) and a 2-d dual vector theta
+LINK_DEFAULTS = dict(p=None, theta1=1.0, theta2=0.6)
+LINK_LIMITS = dict(p=(2.0, 40.0), theta1=(-1.0, 1.0), theta2=(-1.0, 1.0))
+
+
+
+def _log_grid(lo_exp, hi_exp, step=0.25):
+    """The values of a base-10 log slider from 10**lo_exp to 10**hi_exp in steps of ``step`` decades."""
+    return tuple(10 ** (lo_exp + k * step) for k in range(int(round((hi_exp - lo_exp) / step)) + 1))
+
+
+#: demo 1 (Theorem 3): eta = eta_mult * (the step size Theorem 3 prescribes for the final T)
+SMIDAS_BOUND_DEFAULTS = dict(eta_mult=1.0, case="13", kind="sparse", lam=0.05, T=20_000, n_seeds=10)
+#: the positions of the widget's eta_mult slider: 10**-1.5, ..., 10**1.5 in quarter decades (1 and the sweep's
+#: 0.1, 10**-0.5, 10**0.5, 10 among them)
+ETA_MULT_GRID = _log_grid(-1.5, 1.5)
+SMIDAS_BOUND_LIMITS = dict(eta_mult=(ETA_MULT_GRID[0], ETA_MULT_GRID[-1]), lam=(0.01, 0.1), n_seeds=(2, 10, 1),
+                           T=(1_000, 2_000, 5_000, 10_000, 20_000))
+#: the live widget of demo 1 starts at T = 5,000 with 3 seeds (the static figure: 20,000 and 10): a SMIDAS step
+#: on these data costs O(d), and every move of eta, the case, the data, λ or T runs everything again
+SMIDAS_BOUND_LIVE = dict(SMIDAS_BOUND_DEFAULTS, T=5_000, n_seeds=3)
+
+#: demo 2 (bounds (3) vs (4)): eta tuned on ETA_GRID with one run (seed ``tune_seed``), then n_seeds runs
+MAGIC_COMPARISON_DEFAULTS = dict(lam=0.05, T=20_000, n_seeds=3)
+MAGIC_COMPARISON_LIMITS = dict(lam=(0.01, 0.1), n_seeds=(1, 3, 1), T=(1_000, 2_000, 5_000, 10_000))
+#: the live widget of demo 2: one kind of data (dense), T = 5,000 (the static figure: both kinds, T = 20,000):
+#: every change of the data, λ or T tunes both step sizes again, 12 runs of T steps
+MAGIC_COMPARISON_LIVE = dict(MAGIC_COMPARISON_DEFAULTS, kinds="dense", T=5_000)
+
+#: Proposition 4: squared loss, MAGIC04S-like regression with small noise, so that P* is small
+PROP4_DEFAULTS = dict(Ks=(0.1, 1.0, 4.0), lam=0.01, T=30_000, n_seeds=10)
+#: the positions of the widget's K slider: 10**-1.25, ..., 10**1.25 in quarter decades (1 and 0.1 among them)
+K_GRID = _log_grid(-1.25, 1.25)
+PROP4_LIMITS = dict(K=(K_GRID[0], K_GRID[-1]), lam=(0.003, 0.1), n_seeds=(2, 10, 1), T=(5_000, 10_000, 30_000))
+#: the live widget of Proposition 4: one K, T = 10,000 and 5 seeds (the static figure: three K, 30,000 and 10)
+PROP4_LIVE = dict(K=1.0, lam=PROP4_DEFAULTS["lam"], T=10_000, n_seeds=5)
+
+
+def _compute_ahead(data_fn, start, variations):
+    """Call ``data_fn(**start)`` with each control of ``variations`` (name -> its positions) moved to each of its
+    positions, the others at their start: a demo does this at first display (its data functions are cached), so
+    that these moves are lookups."""
+    for name, values in variations.items():
+        for value in values:
+            data_fn(**dict(start, **{name: value}))
+
+
+def _fixed_axes(fig, figsize, nrows, ncols, left, right, bottom, top, wgap=0.0, hgap=0.0, **subplots_kw):
+    """:func:`l1lab.book.live.figure_axes` with a fixed layout: margins and gaps between the axes in inches.
+
+    The widgets' figures change their legends and titles at every move, and the constrained layout, which
+    measures every text of the figure, then costs as much as the drawing itself; these margins are the ones it
+    found for them, with room for the largest labels."""
+    W, H = figsize
+    aw = (W - left - right - (ncols - 1) * wgap) / ncols
+    ah = (H - top - bottom - (nrows - 1) * hgap) / nrows
+    gs = dict(left=left / W, right=1.0 - right / W, bottom=bottom / H, top=1.0 - top / H, wspace=wgap / aw,
+              hspace=hgap / ah)
+    return figure_axes(fig, figsize, layout="none", nrows=nrows, ncols=ncols, gridspec_kw=gs, **subplots_kw)
+
+
+# ---------------------------------------------------------------------------------------------- data
+def magic_like_problem(kind="sparse", lam=0.05, m=2000, n_extra=300, loss="logistic", noise=0.05, data_seed=0):
+    """A MAGIC04S-like (``kind="sparse"``) or MAGIC04D-like (``"dense"``) problem.
+
+    Ten informative features (5 of them relevant, uniform in [-1, 1]) from
+    :func:`l1lab.data.make_classification` with 5% label noise (``loss="logistic"``), or from
+    :func:`l1lab.data.make_regression` with noise ``noise`` (``loss="squared"``), followed by ``n_extra``
+    irrelevant features from :func:`l1lab.data.add_random_features` (0/1 with P(1) = 0.05, or +-1).
+    """
+    check_choice("kind", kind, KINDS)
+    if loss == "logistic":
+        X, y, _ = make_classification(int(m), 10, 5, flip=0.05, seed=data_seed)
+    elif loss == "squared":
+        X, y, _ = make_regression(int(m), 10, 5, noise=noise, seed=data_seed)
+    else:
+        raise ValueError(f"loss must be 'logistic' or 'squared', got {loss!r}")
+    X = add_random_features(X, int(n_extra), kind, seed=data_seed + 1)
+    return Problem(X, y, loss=loss, lam=float(lam))
+
+
+@lru_cache(maxsize=32)
+@threadpool_limits.wrap(limits=1, user_api="blas")
+def _reference(kind, lam, m, n_extra, loss, noise, data_seed):
+    prob = magic_like_problem(kind, lam, m, n_extra, loss, noise, data_seed)
+    w_star, p_star = reference_solution(prob)
+    return prob, w_star, p_star
+
+
+def reference(kind="sparse", lam=0.05, m=2000, n_extra=300, loss="logistic", noise=0.05, data_seed=0):
+    """(problem, w*, P*) of :func:`magic_like_problem`; cached, so every demo shares one problem object."""
+    return _reference(str(kind), float(lam), int(m), int(n_extra), str(loss), float(noise), int(data_seed))
+
+
+# The runs of the demos are cached one seed at a time: the runs with n seeds are the first n of any larger number
+# (the same numbers as ``run_seeds(solver, problem, range(n), ...)``, which runs the seeds one after the other),
+# so a move of a seeds slider only runs the seeds that are missing, and a setting seen before is a lookup.
+_STEP_SOLVERS = {"SMIDAS": smidas, "TruncGrad": truncgrad, "SGD": sgd}
+
+
+@lru_cache(maxsize=4096)
+@threadpool_limits.wrap(limits=1, user_api="blas")
+def _seed_run(name, kind, lam, loss, T, eta, output, n_checkpoints, seed):
+    """One run of SMIDAS (p = 2 ln d), TruncGrad or SGD on ``reference(kind, lam, loss=loss)``."""
+    prob, _, _ = reference(kind, lam, loss=loss)
+    extra = dict(p=smidas_p(prob.d)) if name == "SMIDAS" else {}
+    return _STEP_SOLVERS[name](prob, T, eta, seed=seed, output=output, n_checkpoints=n_checkpoints, **extra)
+
+
+def _seed_runs(name, kind, lam, T, eta, n_seeds, output, loss="logistic", n_checkpoints=40):
+    """Seeds 0, ..., n_seeds - 1 of :func:`_seed_run` as a :class:`l1lab.experiments.SeedRuns`."""
+    return SeedRuns.from_results([_seed_run(name, kind, lam, loss, T, eta, output, n_checkpoints, s)
+                                  for s in range(n_seeds)], range(n_seeds))
+
+
+@lru_cache(maxsize=512)
+@threadpool_limits.wrap(limits=1, user_api="blas")
+def _scd_seed(kind, lam, n_iter, seed):
+    prob, _, _ = reference(kind, lam)
+    return scd(prob, n_iter, seed=seed, n_checkpoints=40)
+
+
+def _scd_runs(kind, lam, n_iter, n_seeds):
+    """SCD with seeds 0, ..., n_seeds - 1 for ``n_iter`` coordinate steps on ``reference(kind, lam)``."""
+    return SeedRuns.from_results([_scd_seed(kind, lam, n_iter, s) for s in range(n_seeds)], range(n_seeds))
+
+
+def _snap(value, grid):
+    """``value``, or the point of ``grid`` it equals up to 1e-12 in log10 (a browser computes 10**x itself, and
+    may differ from Python in the last bit), so that a slider position always finds its cached result."""
+    for g in grid:
+        if value > 0 and abs(math.log10(value) - math.log10(g)) < 1e-12:
+            return g
+    return value
+
+
+# ------------------------------------------------------------------------------- why SGD is not sparse
+@dataclass(frozen=True)
+class SparsityData:
+    problem: Problem
+    w_star: np.ndarray
+    p_star: float
+    eta: float
+    results: dict   # name -> Result (output="last")
+
+
+@lru_cache(maxsize=8)
+@threadpool_limits.wrap(limits=1, user_api="blas")
+def _sparsity_data(kind, lam, T, eta, seed):
+    prob, w_star, p_star = reference(kind, lam)
+    kw = dict(n_iter=T, eta=eta, seed=seed, n_checkpoints=40)
+    results = {"SGD": sgd(prob, **kw), "TruncGrad": truncgrad(prob, **kw), "SMIDAS": smidas(prob, **kw)}
+    return SparsityData(prob, w_star, p_star, eta, results)
+
+
+def sparsity_data(kind="sparse", lam=0.05, T=20_000, eta=5e-3, seed=0) -> SparsityData:
+    """SGD (sub-gradient), TruncGrad (SMIDAS-style) and SMIDAS, one run each with the same examples and step
+    size, on :func:`magic_like_problem`; the iterate after every checkpoint's step is recorded.  Cached."""
+    check_choice("kind", kind, KINDS)
+    if not (eta > 0 and math.isfinite(eta)):
+        raise ValueError(f"eta must be a finite positive number, got {eta}")
+    return _sparsity_data(kind, float(lam), int(T), float(eta), int(seed))
+
+
+def sparsity_figure(kind="sparse", lam=0.05, T=20_000, eta=5e-3, seed=0, figsize=(10.0, 3.8), fig=None) -> Figure:
+    """Left: ||w_t||_0 against t for the three algorithms.  Right: the magnitudes |w_j| of the final iterates,
+    sorted, on a log axis (exact zeros are not drawn), with eta*lam, SGD's per-step pull toward 0, marked."""
+    data = sparsity_data(kind, lam, T, eta, seed)
+    prob = data.problem
+    fig, (ax0, ax1) = figure_axes(fig, figsize, nrows=1, ncols=2)
+    for name, res in data.results.items():
+        tr = res.trace
+        keep = tr.iteration > 0
+        ax0.plot(tr.iteration[keep], tr.nnz[keep], color=ALGORITHM_COLORS[name], lw=2, label=name)
+        mag = np.sort(np.abs(res.w))[::-1]
+        mag = mag[mag > 0]
+        ax1.plot(np.arange(1, mag.size + 1), mag, color=ALGORITHM_COLORS[name], lw=2,
+                 label=f"{name}: {mag.size} nonzeros")
+    k = int(np.count_nonzero(data.w_star))
+    ax0.axhline(prob.d, color="0.5", ls=":", lw=1, label=f"d = {prob.d}")
+    ax0.axhline(k, color="k", ls="--", lw=1, label=rf"$\|w^\star\|_0$ = {k}")
+    ax0.set_xscale("log")
+    ax0.set_xlabel("iterations $t$")
+    ax0.set_ylabel(r"$\|w_t\|_0$")
+    ax0.set_ylim(bottom=0)
+    ax0.legend(fontsize=8, loc="center left")
+    ax0.grid(True, alpha=0.3)
+    ax1.axhline(eta * lam, color="k", ls="--", lw=1, label=r"$\eta\lambda$")
+    ax1.set_yscale("log")
+    ax1.set_xlabel("rank of the coordinate (by $|w_j|$)")
+    ax1.set_ylabel(r"$|w_j|$ of the final iterate")
+    ax1.legend(fontsize=8, loc="lower left")
+    ax1.grid(True, alpha=0.3)
+    fig.suptitle(f"{KIND_NAMES[kind]}: m = {prob.m}, d = {prob.d}, logistic, λ = {lam:g}, η = {eta:g}, "
+                 f"T = {T:,}", fontsize=10)
+    return fig
+
+
+# ------------------------------------------------------------------------------------ the p-norm link
+def _default_p():
+    return smidas_p(310)
+
+
+@lru_cache(maxsize=64)
+def _circle_image(p, n=721):
+    """The image under f^{-1} of n points of the unit circle (cached per p: the link demo redraws it often)."""
+    phi = np.linspace(0.0, 2.0 * np.pi, n)
+    pts = np.array([link_inverse(np.array([np.cos(a), np.sin(a)]), p) for a in phi])
+    pts.flags.writeable = False
+    return pts
+
+
+def link_figure(p=None, theta1=1.0, theta2=0.6, ps=(2.0, 4.0, 40.0), figsize=(10.0, 5.6), fig=None) -> Figure:
+    r"""The inverse p-norm link :math:`w = f^{-1}(\theta)` (eq. (12) of Shalev-Shwartz & Tewari 2011) in 2-d.
+
+    Left: the image under :math:`f^{-1}` of the unit circle of duals :math:`\|\theta\|_2 = 1`, for the
+    exponents ``ps`` and for ``p`` (default 2 ln 310, the p of this chapter's data, drawn thick), with the
+    dual vector (theta1, theta2) and its primal image for ``p``.  Right: :math:`|w_2|/|w_1|` against
+    :math:`|\theta_2|/|\theta_1|`, the power law of slope p - 1 that makes small dual coordinates tiny in
+    the primal."""
+    p = _default_p() if p is None else float(p)
+    check_range("p", p, LINK_LIMITS)
+    check_range("theta1", theta1, LINK_LIMITS)
+    check_range("theta2", theta2, LINK_LIMITS)
+    theta = np.array([theta1, theta2], dtype=np.float64)
+    w = link_inverse(theta, p)
+    fig, (ax0, ax1) = _fixed_axes(fig, figsize, 1, 2, left=0.8, right=0.05, bottom=1.4, top=0.25, wgap=0.95)
+    phi = np.linspace(0.0, 2.0 * np.pi, 361)
+    ax0.plot(np.cos(phi), np.sin(phi), color="0.75", lw=1, ls=":", label=r"$\|\theta\|_2 = 1$")
+    others = [q for q in ps if abs(q - p) > 1e-9]
+    for k, q in enumerate(others):
+        img = _circle_image(q)
+        ax0.plot(img[:, 0], img[:, 1], color=f"C{k}", lw=1.2, label=f"$f^{{-1}}$(circle), p = {q:g}")
+    img = _circle_image(p)
+    ax0.plot(img[:, 0], img[:, 1], color="C3", lw=2.5, label=f"$f^{{-1}}$(circle), p = {p:.3g}")
+    ax0.annotate("", xy=theta, xytext=(0, 0), arrowprops=dict(arrowstyle="->", color="k", lw=1.2))
+    ax0.annotate("", xy=w, xytext=(0, 0), arrowprops=dict(arrowstyle="->", color="C3", lw=2))
+    ax0.plot(*theta, "ko", ms=5, label=rf"$\theta$ = ({theta1:.2f}, {theta2:.2f})")
+    ax0.plot(*w, "o", color="C3", ms=6, label=rf"$w = f^{{-1}}(\theta)$ = ({w[0]:.3f}, {w[1]:.3f})")
+    ax0.set_aspect("equal")
+    lim = 1.15 * max(1.0, np.abs(theta).max())
+    ax0.set_xlim(-lim, lim)
+    ax0.set_ylim(-lim, lim)
+    ax0.axhline(0, color="0.85", lw=0.8)
+    ax0.axvline(0, color="0.85", lw=0.8)
+    ax0.set_xlabel(r"first coordinate ($\theta_1$ or $w_1$)")
+    ax0.set_ylabel(r"second coordinate ($\theta_2$ or $w_2$)")
+    ax0.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=2)
+    ax0.set_title(rf"$\|f^{{-1}}(\theta)\|_q = \|\theta\|_p$: $\|w\|_q$ = {np.linalg.norm(w, p / (p - 1)):.3f}, "
+                  rf"$\|\theta\|_p$ = {np.linalg.norm(theta, p):.3f}", fontsize=9)
+
+    r = np.logspace(-3, 0, 200)
+    for k, q in enumerate(others):
+        ax1.plot(r, r ** (q - 1.0), color=f"C{k}", lw=1.2, label=f"p = {q:g}: slope {q - 1:g}")
+    ax1.plot(r, r ** (p - 1.0), color="C3", lw=2.5, label=f"p = {p:.3g}: slope {p - 1:.3g}")
+    if theta1 != 0 and theta2 != 0:
+        a, b = sorted([abs(theta1), abs(theta2)])
+        wa, wb = sorted(np.abs(w))
+        ax1.plot(a / b, wa / wb, "o", color="C3", ms=6, label=rf"the $\theta$ on the left: {wa / wb:.2e}")
+    ax1.set_xscale("log")
+    ax1.set_yscale("log")
+    ax1.set_ylim(1e-30, 2)
+    ax1.set_xlabel(r"$|\theta_{\rm small}| / |\theta_{\rm large}|$")
+    ax1.set_ylabel(r"$|w_{\rm small}| / |w_{\rm large}|$")
+    ax1.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=2)
+    ax1.grid(True, which="major", alpha=0.3)
+    ax1.set_title("ratios are raised to the power p - 1", fontsize=9)
+    return fig
+
+
+def link_demo(**defaults):
+    """Live link demo: sliders for p and the two coordinates of theta, redrawing :func:`link_figure`."""
+    import ipywidgets as widgets
+
+    v = dict(LINK_DEFAULTS, **defaults)
+    if v["p"] is None:
+        v["p"] = _default_p()
+    for name in ("p", "theta1", "theta2"):
+        check_range(name, v[name], LINK_LIMITS)
+    lim = LINK_LIMITS
+    controls = dict(
+        p=widgets.FloatSlider(value=v["p"], min=lim["p"][0], max=lim["p"][1], step=0.25, description="p",
+                              continuous_update=False),
+        theta1=widgets.FloatSlider(value=v["theta1"], min=-1.0, max=1.0, step=0.05, description="θ₁",
+                                   continuous_update=False),
+        theta2=widgets.FloatSlider(value=v["theta2"], min=-1.0, max=1.0, step=0.05, description="θ₂",
+                                   continuous_update=False),
+    )
+
+    return wire(controls, link_figure, [["p", "theta1", "theta2"]])
+
+
+# ----------------------------------------------------------------------------------- demo 1: Theorem 3
+@dataclass(frozen=True)
+class SmidasBoundData:
+    """Demo 1: the problem, its optimum, Theorem 3's constants, step size and bound, and the runs."""
+
+    kind: str
+    problem: Problem
+    w_star: np.ndarray
+    p_star: float
+    p0: float
+    p: float
+    case: str
+    rho: float
+    eta_prescribed: float
+    eta: float
+    bound: np.ndarray        # Theorem 3's bound at runs["SMIDAS"].iteration (inf where a*eta >= 1)
+    runs: dict[str, SeedRuns]  # SMIDAS, TruncGrad, SGD (output="random"); SCD (last iterate)
+
+    def ratio(self, name="SMIDAS"):
+        """bound / (mean gap over seeds) at every checkpoint T > 0 (inf where the mean gap is <= 0)."""
+        r = self.runs[name]
+        keep = r.iteration > 0
+        g = r.gap_summary(self.p_star).mean[keep]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where(g > 0, self.bound[keep] / np.where(g > 0, g, 1.0), np.inf)
+
+
+def theorem3_eta(case, T, rho, w1, p0, p, d):
+    """The step size Theorem 3 prescribes for T iterations: case (13) or case (14) (Lemma 7's eta*)."""
+    if case == "13":
+        return sst.smidas_eta_lipschitz(T, rho, w1, p, d)
+    return sst.smidas_eta_self_bounded(T, rho, w1, p0, p, d)
+
+
+def theorem3_bound(case, eta, T, rho, w1, p0, p, d):
+    """Theorem 3's bound on E[P(w_o)] - P* at a fixed step size ``eta`` for every T of the array ``T``."""
+    if case == "13":
+        return np.asarray(sst.smidas_bound_lipschitz(eta, T, rho, w1, p, d), dtype=np.float64)
+    return np.asarray(sst.smidas_bound_self_bounded(eta, T, rho, w1, p0, p, d), dtype=np.float64)
+
+
+@lru_cache(maxsize=128)
+@threadpool_limits.wrap(limits=1, user_api="blas")
+def _smidas_bound_data(eta_mult, case, kind, lam, T, n_seeds):
+    prob, w_star, p_star = reference(kind, lam)
+    d = prob.d
+    p = smidas_p(d)
+    p0 = prob.objective(np.zeros(d))
+    w1 = float(np.abs(w_star).sum())
+    rho = sst.loss_condition_13(prob.loss) if case == "13" else sst.loss_condition_14(prob.loss)
+    eta0 = theorem3_eta(case, T, rho, w1, p0, p, d)
+    eta = eta_mult * eta0
+    runs = {name: _seed_runs(name, kind, lam, T, eta, n_seeds, "random") for name in ("SMIDAS", "TruncGrad", "SGD")}
+    # SCD gets the same budget of data accesses: T * (nnz/m) = n * (nnz/d)  =>  n = T d / m
+    runs["SCD"] = _scd_runs(kind, lam, max(1, round(T * d / prob.m)), n_seeds)
+    it = runs["SMIDAS"].iteration
+    with np.errstate(divide="ignore"):
+        bound = theorem3_bound(case, eta, np.maximum(it, 1), rho, w1, p0, p, d)
+    return SmidasBoundData(kind, prob, w_star, p_star, p0, p, case, rho, eta0, eta, bound, runs)
+
+
+def smidas_bound_data(eta_mult=1.0, case="13", kind="sparse", lam=0.05, T=20_000, n_seeds=10) -> SmidasBoundData:
+    """Demo 1's computation on :func:`magic_like_problem` (logistic loss).
+
+    eta = ``eta_mult`` times the step size Theorem 3 prescribes for ``T`` iterations under condition
+    ``case`` ("13": |L'| <= rho = 1; "14": L'^2 <= rho L, rho = 1/2).  SMIDAS (p = 2 ln d), TruncGrad
+    (SMIDAS-style) and SGD run ``n_seeds`` seeds with that eta and ``output="random"`` (at checkpoint T, P of
+    w_r with r uniform in {0, ..., T-1}); SCD, which has no step size, runs the same number of data accesses.
+    The bound is Theorem 3's at the fixed eta, which holds at every T.
+
+    Cached, and each seed's run separately: the runs with n seeds are the first n of any larger number (the
+    numbers of ``run_seeds``), so adding seeds only runs the new ones.  An ``eta_mult`` within 1e-12 (in log10)
+    of a position of the widget's slider (:data:`ETA_MULT_GRID`) is taken as that position.
+    """
+    check_choice("case", case, CASES)
+    check_choice("kind", kind, KINDS)
+    if not (eta_mult > 0 and math.isfinite(eta_mult)):
+        raise ValueError(f"eta_mult must be a finite positive number, got {eta_mult}")
+    if int(n_seeds) < 1:
+        raise ValueError(f"need at least one seed, got n_seeds={n_seeds}")
+    eta_mult = _snap(float(eta_mult), ETA_MULT_GRID)
+    return _smidas_bound_data(eta_mult, str(case), str(kind), float(lam), int(T), int(n_seeds))
+
+
+def _mean_band(ax, x, gaps, color, label, floor):
+    mean, lo, hi = gaps.mean(axis=0), gaps.min(axis=0), gaps.max(axis=0)
+    n_clipped = int(np.sum(mean < floor) + np.sum(lo < floor) + np.sum(hi < floor))
+    if gaps.shape[0] > 1:
+        ax.fill_between(x, np.maximum(lo, floor), np.maximum(hi, floor), color=color, alpha=0.2, lw=0)
+    ax.plot(x, np.maximum(mean, floor), color=color, lw=2, label=label)
+    return n_clipped
+
+
+def draw_smidas_bound(axes, data: SmidasBoundData, ylim=None, title=True):
+    """Draw demo 1 on three axes: (a) gap against T with Theorem 3's bound, (b) gap and (c) l0 against data
+    accesses, SCD included."""
+    ax0, ax1, ax2 = axes
+    sm = data.runs["SMIDAS"]
+    finite = np.isfinite(data.bound)
+    shown_bound = np.where(finite, data.bound, np.nan)
+    tag = r"$\frac{\eta\kappa\rho^2}{2} + \frac{\|w^\star\|_1^2}{\eta T}$" if data.case == "13" else \
+        r"$\left(\frac{1}{1-a\eta}-1\right)P(0) + \frac{\|w^\star\|_1^2}{\eta T(1-a\eta)}$"
+    out = plot_gap_vs_bound(ax0, sm, data.p_star, shown_bound, label="SMIDAS", color=ALGORITHM_COLORS["SMIDAS"],
+                            bound_label=f"Theorem 3 ({data.case}): " + tag)
+    floor = default_floor(data.p_star)
+    keep = sm.iteration > 0
+    n_clipped = out["n_clipped"]
+    for name in ("TruncGrad", "SGD"):
+        r = data.runs[name]
+        n_clipped += _mean_band(ax0, r.iteration[keep], r.gap(data.p_star)[:, keep], ALGORITHM_COLORS[name],
+                                f"{name}: mean over {r.n_seeds} seeds", floor)
+    if n_clipped and out["floor"] is None:
+        ax0.axhline(floor, color="0.45", ls=":", lw=1, label=f"floor {floor:.0e}: {n_clipped} value(s) drawn here")
+    if not finite.all():
+        ax0.text(0.5, 0.5, r"bound void: $a\eta \geq 1$", transform=ax0.transAxes, ha="center", fontsize=10,
+                 color="k", bbox=dict(fc="w", ec="0.5"))
+    ax0.set_ylabel(r"$P(w_o) - P^\star$,  $w_o$ uniform in $w_0..w_{T-1}$", fontsize=9)
+    if ylim is None:
+        g = [r.gap(data.p_star)[:, r.iteration > 0] for r in data.runs.values()]
+        ylim = (0.5 * max(min(x.min() for x in g), floor), 200.0 * max(x.max() for x in g))
+    ax0.set_ylim(*ylim)
+    ax0.legend(loc="lower left", fontsize=7)
+    order = {k: data.runs[k] for k in ("SMIDAS", "TruncGrad", "SGD", "SCD")}
+    plot_objective_and_nnz((ax1, ax2), order, data.p_star, colors=ALGORITHM_COLORS)
+    for band in list(ax2.collections):  # l0 of w_o jumps with r: show the mean over seeds only
+        band.remove()
+    ax1.set_ylim(*ylim)
+    ax1.set_ylabel(r"$P(w) - P^\star$ ($w_o$; SCD: $w_T$)", fontsize=9)
+    ax2.set_ylabel(r"$\|w\|_0$, mean over seeds ($w_o$; SCD: $w_T$)", fontsize=9)
+    ax2.set_ylim(0, data.problem.d * 1.05)
+    ax1.legend(loc="lower left", fontsize=7)
+    if title:
+        prob = data.problem
+        ax0.figure.suptitle(
+            f"{KIND_NAMES[data.kind]}: d = {prob.d}, m = {prob.m}, λ = {prob.lam:g}, p = 2 ln d = {data.p:.2f}; "
+            f"η = {data.eta / data.eta_prescribed:.3g} × {data.eta_prescribed:.3g} (Theorem 3, case ({data.case}), "
+            f"ρ = {data.rho:g})", fontsize=10)
+    return out
+
+
+def smidas_bound_figure(eta_mult=1.0, case="13", kind="sparse", lam=0.05, T=20_000, n_seeds=10,
+                        figsize=(14.0, 4.4), fig=None) -> Figure:
+    """Demo 1 as a Figure: (a) empirical E[P(w_o)] - P* of SMIDAS, TruncGrad and SGD over seeds against
+    Theorem 3's bound (log-log), (b) the same and SCD against data accesses, (c) their l0 norms."""
+    data = smidas_bound_data(eta_mult, case, kind, lam, T, n_seeds)
+    fig, axes = _fixed_axes(fig, figsize, 1, 3, left=0.75, right=0.05, bottom=0.5, top=0.3, wgap=0.8)
+    draw_smidas_bound(axes, data)
+    return fig
+
+
+def smidas_bound_sweep(values=(0.1, 10 ** -0.5, 1.0, 10 ** 0.5, 10.0), dpi=72, **fixed) -> str:
+    """Demo 1 swept over the step-size multiplier ``eta_mult`` as a scrubbable HTML player, all frames
+    sharing their y-limits."""
+    args = dict(SMIDAS_BOUND_DEFAULTS, **fixed)
+    args.pop("eta_mult", None)
+    values = list(values)
+    if not values:
+        raise ValueError("values is empty: a sweep needs at least one frame")
+    datas = [smidas_bound_data(eta_mult=v, **args) for v in values]
+    lows, highs = [], []
+    for dt in datas:
+        for name, r in dt.runs.items():
+            g = r.gap(dt.p_star)[:, r.iteration > 0]
+            lows.append(max(g.min(), default_floor(dt.p_star)))
+            highs.append(g.max())
+    ylim = (0.5 * min(lows), 200.0 * max(highs))
+
+    def frame(fig, dt):
+        fig.set_layout_engine("constrained")
+        draw_smidas_bound(fig.subplots(1, 3), dt, ylim=ylim)
+
+    return scrubbable_sweep(frame, datas, figsize=(14.0, 4.4), dpi=dpi, name="smidas_bound_eta")
+
+
+def smidas_bound_demo(ahead=True, **defaults):
+    """Live demo 1: the step-size multiplier (log slider), the loss condition of Theorem 3, the data (sparse
+    or dense examples), λ, T and the number of seeds, redrawing :func:`smidas_bound_figure`, starting from
+    :data:`SMIDAS_BOUND_LIVE` (T = 5,000, 3 seeds).
+
+    With ``ahead`` (default), the first display also computes every position of the η slider (:data:`ETA_MULT_GRID`)
+    under both conditions, and every position of the T, data and seeds controls, each with the other controls
+    at their starting values (about 3 s), so these moves only redraw; any other move computes what it shows (a
+    few tenths of a second, up to about a second for dense data at T = 20,000), and a setting seen before is a
+    lookup."""
+    import ipywidgets as widgets
+
+    v = dict(SMIDAS_BOUND_LIVE, **defaults)
+    lim = SMIDAS_BOUND_LIMITS
+    for name in ("eta_mult", "lam", "n_seeds"):
+        check_range(name, v[name], lim)
+    check_choice("T", v["T"], lim["T"])
+    check_choice("case", v["case"], CASES)
+    check_choice("kind", v["kind"], KINDS)
+    controls = dict(
+        eta_mult=log_slider(widgets, v["eta_mult"], *lim["eta_mult"], "η / η₃", step=0.25, readout_format=".2g"),
+        case=widgets.Dropdown(options=[("(13): |L'| ≤ 1", "13"), ("(14): L'² ≤ L/2", "14")], value=v["case"],
+                              description="case"),
+        kind=widgets.Dropdown(options=list(KINDS), value=v["kind"], description="examples"),
+        lam=log_slider(widgets, v["lam"], *lim["lam"], description="λ"),
+        T=widgets.SelectionSlider(options=list(lim["T"]), value=v["T"], description="T", continuous_update=False),
+        n_seeds=widgets.IntSlider(value=v["n_seeds"], min=lim["n_seeds"][0], max=lim["n_seeds"][1],
+                                  description="seeds", continuous_update=False),
+    )
+    if ahead:
+        start = {k: c.value for k, c in controls.items()}
+        seeds = range(lim["n_seeds"][0], lim["n_seeds"][1] + 1)
+        for case in CASES:
+            _compute_ahead(smidas_bound_data, dict(start, case=case), dict(eta_mult=ETA_MULT_GRID))
+        _compute_ahead(smidas_bound_data, start, dict(T=lim["T"], kind=KINDS, n_seeds=seeds))
+
+    return wire(controls, smidas_bound_figure, [["eta_mult", "case", "kind"], ["lam", "T", "n_seeds"]])
+
+
+# ------------------------------------------------------------------------ demo 2: bounds (3) and (4)
+@dataclass(frozen=True)
+class MagicComparisonData:
+    """Demo 2 for one kind of data: the problem, P*, the tuning table, the chosen step sizes, the runs and the
+    bounds (3) and (4) (without their constants) at eps = ``eps``."""
+
+    kind: str
+    problem: Problem
+    w_star: np.ndarray
+    p_star: float
+    tuning: dict        # name -> list of (eta, final P - P* of the tuning run)
+    eta: dict           # name -> chosen eta
+    runs: dict[str, SeedRuns]  # SMIDAS, TruncGrad at their chosen eta; SCD for reference
+    x2_sq: float        # X_2^2 = (1/m) sum ||x_i||_2^2
+    bound3: float
+    bound4: float
+    eps: float
+
+    def effective_nnz(self, name, rel=1e-6):
+        """Mean over seeds of the number of coordinates of the final iterate with |w_j| > rel * max_j |w_j|
+        (the trace's l0 counts every nonzero, however tiny)."""
+        w = np.abs(self.runs[name].w)
+        top = w.max(axis=1, keepdims=True)
+        return float(np.mean(np.sum(w > rel * np.where(top > 0, top, np.inf), axis=1)))
+
+    @property
+    def bound_ratio(self):
+        """Bound (4) / bound (3) = ||w*||_2^2 X_2^2 / (log(d) ||w*||_1^2): above 1 favours SMIDAS."""
+        return self.bound4 / self.bound3
+
+
+@lru_cache(maxsize=64)
+@threadpool_limits.wrap(limits=1, user_api="blas")
+def _magic_tuning(name, kind, lam, T, grid, tune_seed):
+    """The tuning of ``name`` (SMIDAS or TruncGrad): one run of T iterations per eta of ``grid`` (seed
+    ``tune_seed``, last iterate), as a list of (eta, final P - P*)."""
+    _, _, p_star = reference(kind, lam)
+    return [(eta, float(_seed_run(name, kind, lam, "logistic", T, eta, "last", 2, tune_seed).trace.objective[-1]
+                        - p_star)) for eta in grid]
+
+
+@lru_cache(maxsize=64)
+@threadpool_limits.wrap(limits=1, user_api="blas")
+def _magic_comparison_data(kind, lam, T, n_seeds, grid, tune_seed):
+    prob, w_star, p_star = reference(kind, lam)
+    tuning, chosen, runs = {}, {}, {}
+    for name in ("SMIDAS", "TruncGrad"):
+        tuning[name] = _magic_tuning(name, kind, lam, T, grid, tune_seed)
+        chosen[name] = min(tuning[name], key=lambda r: r[1])[0]
+        runs[name] = _seed_runs(name, kind, lam, T, chosen[name], n_seeds, "last")
+    runs["SCD"] = _scd_runs(kind, lam, max(1, round(T * prob.d / prob.m)), n_seeds)
+    eps = 1e-2
+    x2 = sst.mean_squared_row_norm(prob)
+    b3 = sst.smidas_runtime_bound(eps, prob.d, float(np.abs(w_star).sum()))
+    b4 = sst.truncgrad_runtime_bound(eps, prob.d, float(w_star @ w_star), x2)
+    return MagicComparisonData(kind, prob, w_star, p_star, tuning, chosen, runs, x2, b3, b4, eps)
+
+
+def magic_comparison_data(kind="sparse", lam=0.05, T=20_000, n_seeds=3, grid=ETA_GRID,
+                          tune_seed=1000) -> MagicComparisonData:
+    """Demo 2's computation for one kind of data (``"sparse"``: MAGIC04S-like, ``"dense"``: MAGIC04D-like).
+
+    As in Section 4.2 of the paper, each of SMIDAS and TruncGrad runs once (seed ``tune_seed``, not one of
+    the plotted seeds) for T iterations with every eta of ``grid``, and the eta with the smallest final
+    objective is kept; then each runs ``n_seeds`` seeds (0, 1, ...) with its eta, recording the last iterate.
+    SCD runs the same number of data accesses.  Cached: the tuning per (kind, λ, T) and each seed's run
+    separately (n seeds are the first n of any larger number, the numbers of ``run_seeds``).
+    """
+    check_choice("kind", kind, KINDS)
+    grid = tuple(float(g) for g in grid)
+    if not grid or min(grid) <= 0:
+        raise ValueError(f"grid must be a non-empty sequence of positive step sizes, got {grid}")
+    if int(n_seeds) < 1:
+        raise ValueError(f"need at least one seed, got n_seeds={n_seeds}")
+    return _magic_comparison_data(str(kind), float(lam), int(T), int(n_seeds), grid, int(tune_seed))
+
+
+def magic_comparison_figure(kinds=("sparse", "dense"), lam=0.05, T=20_000, n_seeds=3,
+                            figsize=None, fig=None) -> Figure:
+    """Demo 2 as a Figure: one row per kind of data, P(w) - P* (log-log) and ||w||_0 against data accesses
+    for SMIDAS and TruncGrad at their tuned step sizes, and SCD."""
+    if isinstance(kinds, str):
+        kinds = (kinds,)
+    for k in kinds:
+        check_choice("kind", k, KINDS)
+    figsize = figsize or (11.0, 3.9 * len(kinds))
+    fig, axes = _fixed_axes(fig, figsize, len(kinds), 2, left=1.0, right=0.05, bottom=0.5, top=0.25, wgap=0.8,
+                            hgap=0.8)
+    axes = np.atleast_2d(axes)
+    for row, kind in zip(axes, kinds):
+        data = magic_comparison_data(kind, lam, T, n_seeds)
+        named = {f"{n} (η = {data.eta[n]:g})": data.runs[n] for n in ("SMIDAS", "TruncGrad")}
+        named["SCD"] = data.runs["SCD"]
+        colors = {f"SMIDAS (η = {data.eta['SMIDAS']:g})": ALGORITHM_COLORS["SMIDAS"],
+                  f"TruncGrad (η = {data.eta['TruncGrad']:g})": ALGORITHM_COLORS["TruncGrad"]}
+        plot_objective_and_nnz(row, named, data.p_star, colors=colors)
+        k = int(np.count_nonzero(data.w_star))
+        row[1].axhline(k, color="k", ls="--", lw=1, label=rf"$\|w^\star\|_0$ = {k}")
+        row[1].set_ylim(0, data.problem.d * 1.05)
+        row[0].legend(loc="lower left", fontsize=7)
+        row[1].legend(loc="center right", fontsize=7)
+        row[0].set_title(f"{KIND_NAMES[kind]}; bound (4)/(3) = {data.bound_ratio:.2f}", fontsize=9)
+        row[1].set_title(f"d = {data.problem.d}, m = {data.problem.m}, λ = {lam:g}, "
+                         f"T = {T:,} examples per run", fontsize=9)
+    return fig
+
+
+def magic_comparison_demo(ahead=True, **defaults):
+    """Live demo 2: the data (sparse or dense examples), λ, T and the number of seeds, redrawing
+    :func:`magic_comparison_figure` for one kind of data (every change of the data, λ or T re-tunes both step
+    sizes), starting from :data:`MAGIC_COMPARISON_LIVE` (dense examples, T = 5,000, 3 seeds).
+
+    With ``ahead`` (default), the first display also computes both kinds of data at every T of the widget, at
+    the starting λ and number of seeds (a few seconds), so these moves only redraw; fewer seeds are always a
+    lookup (the runs of each seed are cached), and a change of λ re-tunes in under a second."""
+    import ipywidgets as widgets
+
+    v = dict(MAGIC_COMPARISON_LIVE, **defaults)
+    lim = MAGIC_COMPARISON_LIMITS
+    for name in ("lam", "n_seeds"):
+        check_range(name, v[name], lim)
+    check_choice("T", v["T"], lim["T"])
+    check_choice("kinds", v["kinds"], KINDS)
+    controls = dict(
+        kinds=widgets.Dropdown(options=list(KINDS), value=v["kinds"], description="examples"),
+        lam=log_slider(widgets, v["lam"], *lim["lam"], description="λ"),
+        T=widgets.SelectionSlider(options=list(lim["T"]), value=v["T"], description="T", continuous_update=False),
+        n_seeds=widgets.IntSlider(value=v["n_seeds"], min=lim["n_seeds"][0], max=lim["n_seeds"][1],
+                                  description="seeds", continuous_update=False),
+    )
+
+    if ahead:
+        for kind in KINDS:
+            for T in lim["T"]:
+                magic_comparison_data(kind, controls["lam"].value, T, controls["n_seeds"].value)
+
+    return wire(controls, magic_comparison_figure, [["kinds", "lam"], ["T", "n_seeds"]])
+
+
+# --------------------------------------------------------------------------------- Proposition 4
+@dataclass(frozen=True)
+class Prop4Data:
+    problem: Problem
+    w_star: np.ndarray
+    p_star: float
+    p0: float
+    p: float
+    rho: float
+    runs: dict[float, SeedRuns]  # K -> runs (output="random")
+    etas: dict      # K -> eta of Proposition 4
+    bounds: dict    # K -> Proposition 4's bound on E[P(w_o)] at runs[K].iteration
+    theorem3: np.ndarray   # P* + Theorem 3 (14) with eta tuned for each T (Lemma 7's minimum f(eta*)), same T's
+
+    def excess_ratio(self, K):
+        """(bound - P*) / (mean P(w_o) - P*) at every checkpoint T > 0 (inf where the mean is <= P*)."""
+        r = self.runs[K]
+        keep = r.iteration > 0
+        g = r.objective.mean(axis=0)[keep] - self.p_star
+        b = self.bounds[K][keep] - self.p_star
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where(g > 0, b / np.where(g > 0, g, 1.0), np.inf)
+
+
+@lru_cache(maxsize=64)
+@threadpool_limits.wrap(limits=1, user_api="blas")
+def _prop4_runs(K, lam, T, n_seeds):
+    prob, w_star, p_star = reference("sparse", lam, loss="squared")
+    p = smidas_p(prob.d)
+    rho = sst.loss_condition_14(prob.loss)
+    eta = sst.smidas_prop4_eta(K, rho, p, prob.d)
+    runs = _seed_runs("SMIDAS", "sparse", lam, T, eta, n_seeds, "random", loss="squared")
+    it = np.maximum(runs.iteration, 1)
+    bound = np.asarray(sst.smidas_prop4_bound(K, it, rho, float(np.abs(w_star).sum()), p_star, p, prob.d))
+    return eta, runs, bound
+
+
+@lru_cache(maxsize=32)
+def _prop4_theorem3(lam, iterations):
+    """P* + Theorem 3 (14) with eta tuned for each T (Lemma 7's minimum f(eta*)) at the T of ``iterations``."""
+    prob, w_star, p_star = reference("sparse", lam, loss="squared")
+    p0 = prob.objective(np.zeros(prob.d))
+    p, rho, w1 = smidas_p(prob.d), sst.loss_condition_14(prob.loss), float(np.abs(w_star).sum())
+    it = np.maximum(np.asarray(iterations), 1)
+    return np.array([sst.smidas_bound_self_bounded(sst.smidas_eta_self_bounded(t, rho, w1, p0, p, prob.d), t, rho,
+                                                   w1, p0, p, prob.d) for t in it]) + p_star
+
+
+def prop4_data(Ks=(0.1, 1.0, 4.0), lam=0.01, T=30_000, n_seeds=10) -> Prop4Data:
+    """Proposition 4 on a MAGIC04S-like *regression* (squared loss (a-y)^2/2, rho = 2 in (14), noise 0.05, so
+    that P* is small): SMIDAS with eta = 2K/(kappa rho (1+K)) for every K in ``Ks``, ``n_seeds`` seeds,
+    ``output="random"``, and the bound (1+K)P* + (1+K)^2/K ab/T.
+
+    Cached per K, and each seed's run separately (n seeds are the first n of any larger number, the numbers of
+    ``run_seeds``).  A K within 1e-12 (in log10) of a position of the widget's slider (:data:`K_GRID`) is taken
+    as that position."""
+    Ks = tuple(_snap(float(k), K_GRID) for k in Ks)
+    if not Ks:
+        raise ValueError("Ks is empty")
+    for K in Ks:
+        check_range("K", K, PROP4_LIMITS)
+    if int(n_seeds) < 1:
+        raise ValueError(f"need at least one seed, got n_seeds={n_seeds}")
+    prob, w_star, p_star = reference("sparse", float(lam), loss="squared")
+    runs, etas, bounds = {}, {}, {}
+    for K in Ks:
+        etas[K], runs[K], bounds[K] = _prop4_runs(K, float(lam), int(T), int(n_seeds))
+    p0 = prob.objective(np.zeros(prob.d))
+    p, rho = smidas_p(prob.d), sst.loss_condition_14(prob.loss)
+    thm3 = _prop4_theorem3(float(lam), tuple(int(t) for t in runs[Ks[0]].iteration))
+    return Prop4Data(prob, w_star, p_star, p0, p, rho, runs, etas, bounds, thm3)
+
+
+def guarantee_curves(p_star, p0, rho, w1, p, d, T=None, Ks=None):
+    r"""The best guarantee on E[P(w_o)] - P* that each result gives for T iterations when its parameter is tuned
+    for that T: Theorem 3 case (14) at Lemma 7's eta*(T) (the exact minimum f(eta*)), and Proposition 4 at the best
+    K of a log grid, :math:`\min_K KP^\star + \frac{(1+K)^2}{K}\frac{ab}{T}`.  Returns (T, theorem3, prop4)."""
+    T = np.logspace(1, 9, 161) if T is None else np.asarray(T, dtype=np.float64)
+    Ks = np.logspace(-4, 3, 281) if Ks is None else np.asarray(Ks, dtype=np.float64)
+    thm3 = np.array([sst.smidas_bound_self_bounded(sst.smidas_eta_self_bounded(t, rho, w1, p0, p, d), t, rho, w1,
+                                                   p0, p, d) for t in T])
+    prop4 = np.min([np.asarray(sst.smidas_prop4_bound(K, T, rho, w1, p_star, p, d)) - p_star for K in Ks], axis=0)
+    return T, thm3, prop4
+
+
+@lru_cache(maxsize=32)
+def _guarantee_curves(p_star, p0, rho, w1, p, d):
+    """:func:`guarantee_curves` on its default grids, cached (it depends on λ only)."""
+    return guarantee_curves(p_star, p0, rho, w1, p, d)
+
+
+def prop4_figure(Ks=(0.1, 1.0, 4.0), lam=0.01, T=30_000, n_seeds=10, figsize=(12.0, 5.2), fig=None) -> Figure:
+    """Proposition 4 as a Figure.  Left: E[P(w_o)] (mean and min-max band over seeds) for each K against its
+    bound (1+K)P* + (1+K)^2/K * ab/T (dashed), with P* and P(0) marked.  Right: the guarantees alone, far beyond
+    the runs: the excess E[P(w_o)] - P* that Theorem 3 (14) and Proposition 4 guarantee after T iterations,
+    each with its parameter tuned for that T (:func:`guarantee_curves`).  Log-log axes."""
+    data = prop4_data(Ks, lam, T, n_seeds)
+    legend_rows = -(-(2 * len(data.runs) + 3) // 3)  # the legend below the left panel: 3 columns
+    fig, (ax, ax2) = _fixed_axes(fig, figsize, 1, 2, left=0.8, right=0.05, bottom=0.72 + 0.19 * legend_rows,
+                                 top=0.25, wgap=1.4, width_ratios=(1.5, 1.0))
+    for k, K in enumerate(data.runs):
+        r = data.runs[K]
+        keep = r.iteration > 0
+        x = r.iteration[keep]
+        obj = r.objective[:, keep]
+        color = f"C{(k + 3) % 10}"
+        ax.fill_between(x, obj.min(axis=0), obj.max(axis=0), color=color, alpha=0.2, lw=0)
+        ax.plot(x, obj.mean(axis=0), color=color, lw=2, label=f"K = {K:g} (η = {data.etas[K]:.3g}): "
+                                                               f"mean of {r.n_seeds} seeds")
+        ax.plot(x, data.bounds[K][keep], color=color, ls="--", lw=1.3,
+                label=f"K = {K:g}: $(1+K)P^\\star + \\frac{{(1+K)^2}}{{K}}\\frac{{ab}}{{T}}$")
+    it = next(iter(data.runs.values())).iteration
+    ax.plot(it[it > 0], data.theorem3[it > 0], color="k", ls="-.", lw=1.3,
+            label=r"$P^\star$ + Theorem 3 (14), $\eta$ tuned for each $T$")
+    ax.axhline(data.p_star, color="k", lw=1, label=f"$P^\\star$ = {data.p_star:.4f}")
+    ax.axhline(data.p0, color="0.5", ls=":", lw=1, label=f"$P(0)$ = {data.p0:.3f}")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("iterations $T$")
+    ax.set_ylabel(r"$P(w_o)$")
+    ax.set_ylim(0.5 * data.p_star, 20.0 * data.p0)
+    ax.grid(True, which="major", alpha=0.3)
+    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=3)
+    ax.set_title(f"squared loss, MAGIC04S-like regression: d = {data.problem.d}, m = {data.problem.m}, "
+                 f"λ = {lam:g}, ρ = {data.rho:g}", fontsize=9)
+
+    w1 = float(np.abs(data.w_star).sum())
+    Tg, thm3, prop4 = _guarantee_curves(data.p_star, data.p0, data.rho, w1, data.p, data.problem.d)
+    ax2.plot(Tg, thm3, color="k", ls="-.", lw=1.5, label=r"Theorem 3 (14), $\eta^\star(T)$")
+    ax2.plot(Tg, prop4, color="C4", lw=2, ls="--", label=r"Proposition 4, best $K$ for each $T$")
+    ax2.axhline(data.p_star, color="k", lw=1, label=r"$\varepsilon = P^\star$")
+    ax2.axvline(T, color="0.6", ls=":", lw=1, label=f"T of the runs ({T:,})")
+    ax2.set_xscale("log")
+    ax2.set_yscale("log")
+    ax2.set_ylim(1e-4, 20.0 * data.p0)
+    ax2.set_xlabel("iterations $T$")
+    ax2.set_ylabel(r"guaranteed $\mathbb{E}[P(w_o)] - P^\star$")
+    ax2.grid(True, which="major", alpha=0.3)
+    ax2.legend(fontsize=7, loc="lower left")
+    ax2.set_title("the two guarantees, parameters tuned for each T", fontsize=9)
+    return fig
+
+
+def prop4_demo(ahead=True, **defaults):
+    """Live Proposition 4 demo: K (log slider), λ, T and the number of seeds, redrawing :func:`prop4_figure`
+    for one K, starting from :data:`PROP4_LIVE` (K = 1, T = 10,000, 5 seeds).
+
+    With ``ahead`` (default), the first display also computes every position of the K slider (:data:`K_GRID`)
+    and of the T and seeds sliders, the others at their starting values (a few seconds), so these moves only
+    redraw; a new λ computes what it shows (a few tenths of a second), and a setting seen before is a lookup."""
+    import ipywidgets as widgets
+
+    v = dict(PROP4_LIVE, **defaults)
+    lim = PROP4_LIMITS
+    for name in ("K", "lam", "n_seeds"):
+        check_range(name, v[name], lim)
+    check_choice("T", v["T"], lim["T"])
+    controls = dict(
+        K=log_slider(widgets, v["K"], *lim["K"], description="K"),
+        lam=log_slider(widgets, v["lam"], *lim["lam"], description="λ"),
+        T=widgets.SelectionSlider(options=list(lim["T"]), value=v["T"], description="T", continuous_update=False),
+        n_seeds=widgets.IntSlider(value=v["n_seeds"], min=lim["n_seeds"][0], max=lim["n_seeds"][1],
+                                  description="seeds", continuous_update=False),
+    )
+    controls["K"].readout_format = ".2g"
+
+    def figure(K, fig=None, **kw):
+        return prop4_figure(Ks=(K,), fig=fig, **kw)
+
+    if ahead:
+        start = {k: c.value for k, c in controls.items()}
+        seeds = range(lim["n_seeds"][0], lim["n_seeds"][1] + 1)
+        _compute_ahead(lambda K, **kw: prop4_data(Ks=(K,), **kw), start, dict(K=K_GRID, T=lim["T"], n_seeds=seeds))
+
+    return wire(controls, figure, [["K", "lam"], ["T", "n_seeds"]])

@@ -1,0 +1,127 @@
+"""l1lab.book.lower_bound: the figures at their defaults and at the largest widget settings, the widgets,
+the sweep, and the range checks.  Nothing here is timed: FRONTIER_LIMITS / STEPS_LIMITS keep the demos fast, and
+running the largest settings here keeps them from silently growing."""
+import io
+
+import matplotlib
+
+matplotlib.use("Agg")
+import ipywidgets  # noqa: E402
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+from matplotlib.figure import Figure  # noqa: E402
+
+from l1lab.book import lower_bound as W  # noqa: E402
+from l1lab.theory import shalev_shwartz_tewari as sst  # noqa: E402
+
+
+def _render(fig):
+    """Draw the figure (labels with mathtext only fail when drawn)."""
+    fig.savefig(io.BytesIO(), format="png", dpi=30)
+    return fig
+
+
+def test_frontier_figure_defaults():
+    fig = _render(W.frontier_figure())
+    assert isinstance(fig, Figure)
+    (ax,) = fig.axes
+    assert ax.get_xscale() == "log" and ax.get_yscale() == "log"
+    assert ax.get_xlim() == (1, 300)                      # s_range (1, 800) clipped to d = 300
+    data = W.frontier_data()
+    assert data.instance.d == 300 and data.found["SCD"].shape == (W.FRONTIER_DEFAULTS["n_seeds"], 300)
+    assert np.allclose(data.greedy, data.exact, atol=1e-12)
+    assert np.allclose(data.exact, sst.lemma5_frontier(data.s, 2, 300))
+    # every method's best s-sparse point is on or above the exact frontier
+    for best in data.found.values():
+        assert np.all(best >= data.exact - 1e-12)
+    assert data.proof_limit == 25.0 and data.printed_range == 274
+    assert W.frontier_data() is W.frontier_data(B=2, n_seeds=10)
+
+
+def test_frontier_figure_largest_settings():
+    lim = W.FRONTIER_LIMITS
+    fig = _render(W.frontier_figure(B=max(lim["B"]), s_range=(lim["s"][0], lim["s"][1]), n_seeds=lim["n_seeds"][1]))
+    (ax,) = fig.axes
+    assert ax.get_xlim() == (1, 800)
+    data = W.frontier_data(B=3, n_seeds=lim["n_seeds"][1])
+    assert data.found["SCD"].shape == (20, 800)
+    narrow = W.frontier_figure(B=3, s_range=(10, 50))
+    assert narrow.axes[0].get_xlim() == (10, 50)
+    with pytest.raises(ValueError, match="s range"):
+        W.frontier_figure(B=2, s_range=(400, 800))      # nothing left after clipping to d = 300
+
+
+def test_steps_figure_defaults():
+    fig = _render(W.steps_figure())
+    assert isinstance(fig, Figure) and len(fig.axes) == 2
+    assert all(ax.get_xscale() == "log" and ax.get_yscale() == "log" for ax in fig.axes)
+    data = W.steps_data()
+    assert set(data.steps) == {"SCD", "cyclic CD", "GCD"}
+    lo, hi = data.steps["SCD"]
+    assert lo.shape == hi.shape == (W.STEPS_DEFAULTS["n_seeds"], data.eps.size)
+    assert np.all(lo[~np.isnan(lo)] <= hi[~np.isnan(hi)])
+    # Lemma 5 on the demo's runs: never fewer steps than the exact least number
+    for name in data.steps:
+        low = np.atleast_2d(data.steps[name][0])
+        ok = ~np.isnan(low)
+        assert np.all(low[ok] >= np.broadcast_to(data.s_min, low.shape)[ok])
+    assert 0.0 < data.failure_accuracy < 1e-3
+    assert W.steps_data() is W.steps_data(B=2, n_seeds=10)
+
+
+def test_steps_figure_largest_settings():
+    lim = W.STEPS_LIMITS
+    for eps in lim["eps"]:
+        fig = _render(W.steps_figure(B=max(lim["B"]), eps=eps, n_seeds=lim["n_seeds"][1]))
+        assert len(fig.axes) == 2
+    data = W.steps_data(B=3, n_seeds=20)
+    assert data.steps["SCD"][0].shape[0] == 20 and data.instance.d == 800
+    assert np.all(np.isfinite(data.median_steps("GCD")))       # GCD reaches every eps of the grid in 3 d steps
+
+
+def test_steps_sweep_html():
+    html = W.steps_sweep([0.1, 1e-3], B=2, n_seeds=2, dpi=30)
+    assert "<script" in html and html.count("data:image/png;base64") == 2
+    with pytest.raises(ValueError, match="range"):
+        W.steps_sweep([0.5])
+    with pytest.raises(ValueError, match="empty"):
+        W.steps_sweep([])
+
+
+def test_widgets_build_and_check_their_ranges():
+    box = W.frontier_demo()
+    assert isinstance(box, ipywidgets.VBox)
+    assert set(box.controls) == {"B", "s_range", "n_seeds"}
+    assert box.controls["s_range"].value == W.FRONTIER_DEFAULTS["s_range"]
+    box = W.steps_demo()
+    assert set(box.controls) == {"B", "eps", "n_seeds"}
+    assert isinstance(box.controls["eps"], ipywidgets.FloatLogSlider)
+    with pytest.raises(ValueError, match="range"):
+        W.frontier_demo(n_seeds=50)
+    with pytest.raises(ValueError, match="range"):
+        W.frontier_demo(s_range=(0, 10))
+    with pytest.raises(ValueError, match="increasing"):
+        W.frontier_demo(s_range=(50, 10))
+    with pytest.raises(ValueError, match="B must be one of"):
+        W.frontier_demo(B=4)
+    with pytest.raises(ValueError, match="range"):
+        W.steps_demo(eps=0.5)
+    with pytest.raises(ValueError, match="range"):
+        W.steps_figure(eps=1e-6)
+    with pytest.raises(ValueError, match="B must be one of"):
+        W.steps_data(B=2.5)
+
+
+def test_widgets_compute_both_B_ahead_and_redraw_in_place():
+    W.frontier_demo(n_seeds=3)
+    W.steps_demo(n_seeds=3)
+    misses = (W._frontier_data.cache_info().misses, W._steps_data.cache_info().misses)
+    for B in (2, 3):
+        W.frontier_data(B, 3)
+        W.steps_data(B, 3)
+    assert (W._frontier_data.cache_info().misses, W._steps_data.cache_info().misses) == misses
+    fig = W.steps_figure(n_seeds=3)
+    axes = list(fig.axes)
+    assert W.steps_figure(n_seeds=3, eps=0.001, fig=fig) is fig and list(fig.axes) == axes
+    fig = W.frontier_figure(n_seeds=3)
+    assert W.frontier_figure(n_seeds=3, s_range=(10, 100), fig=fig) is fig and fig.axes[0].get_xlim() == (10, 100)

@@ -1,0 +1,293 @@
+"""l1lab.book.radar: the figures of the chapter "Strong convexity and sparsity together" at small budgets and at
+the widgets' largest settings, the runs against direct solver calls, the weakly sparse vectors, the widgets'
+construction and their range checks.
+
+Nothing is timed here.  The number of trials only repeats a run, so the largest settings are run with one trial;
+the defaults (d = 2000 with 5 trials, the paper's d = 40 000) run in the chapter itself
+(``pytest --nbval-lax chapters/radar.ipynb``).
+"""
+import math
+
+import matplotlib
+
+matplotlib.use("Agg")
+import ipywidgets  # noqa: E402
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+from matplotlib.figure import Figure  # noqa: E402
+
+from l1lab.book import radar as W  # noqa: E402
+from l1lab.book.live import png_bytes  # noqa: E402
+from l1lab.data import radar as rd  # noqa: E402
+from l1lab.solvers import dual_averaging as da  # noqa: E402
+from l1lab.theory import agarwal2012 as th  # noqa: E402
+
+
+# ---------------------------------------------------------------------------------------------- settings
+def test_method_settings_are_the_chapters_choices():
+    stream = rd.make_stream(300, seed=2)
+    R1 = float(np.abs(stream.theta_star).sum())
+    s = math.ceil(math.log(300))
+    radar = W.method_settings("RADAR", stream, 4_000)
+    assert (radar["R1"], radar["epochs"], radar["s"], radar["omega"], radar["c1"]) == (R1, "oracle", s, W.OMEGA, W.C1)
+    assert radar["gamma"] == pytest.approx(1 / 3)
+    assert radar["G"](2.0) == pytest.approx(th.example2_G(2.0, 1 / 3))
+    assert radar["sigma"](2.0) == pytest.approx(th.example2_sigma(2.0, 1 / 3, 1.0, math.sqrt(0.5)))
+    lam = th.rda_lambda(math.sqrt(0.5), 300, 4_000)
+    assert W.method_settings("RDA", stream, 4_000) == dict(lam=lam, beta=W.RDA_BETA)
+    assert W.method_settings("SGD", stream, 4_000) == dict(R1=R1, eta=pytest.approx(3.0), schedule="1/t")
+    assert W.method_settings("EDA", stream, 4_000)["lam"] == lam
+    const = W.method_settings("RADAR-CONST", stream, 4_000)
+    assert const["epoch_length"] == math.ceil(4_000 / math.ceil(math.log(4_000))) == W.const_epoch_length(4_000)
+    assert const["lam_constant"] == W.CONST_LAM
+    assert W.default_const_epochs(20_000) == 10 and W.const_epoch_length(20_000) == 2_000
+    assert W.const_epoch_length(10_000, 40) == 250
+    with pytest.raises(ValueError, match="method must be one of"):
+        W.method_settings("SMIDAS", stream, 100)
+    with pytest.raises(ValueError, match="const_epochs"):
+        W.const_epoch_length(100, 0)
+
+
+def test_runs_are_the_solvers_runs_and_forked_runs_are_identical(monkeypatch):
+    """A cached record is a direct call of the solver with method_settings; the forked path gives the same
+    numbers as the serial one."""
+    d, T = 200, 2_000
+    stream = rd.make_stream(d, seed=1)
+    kw = W.method_settings("RADAR", stream, T)
+    direct = da.radar(stream, T, seed=1, n_checkpoints=W.N_CHECKPOINTS, **kw)
+    rec = W.run_trial("RADAR", d, T, trial=1)
+    np.testing.assert_array_equal(rec.error, direct.error)
+    np.testing.assert_array_equal(rec.epoch_end, direct.epochs["end"])
+    # lambda of the completed epochs from the run; of the running one from (9) and (12) at R_{K+1}
+    np.testing.assert_array_equal(rec.lam_epochs[:-1], direct.epochs["lam"])
+    K = direct.n_epochs
+    R = kw["R1"] * 2 ** (-K / 2)
+    T_i = th.epoch_length(R, K + 1, d, kw["s"], kw["gamma"], kw["G"](R), kw["sigma"](R), kw["omega"], kw["c1"])
+    assert rec.lam_epochs[-1] == pytest.approx(th.schedule_lambda(R, T_i, K + 1, d, kw["s"], kw["gamma"], kw["G"](R),
+                                                                  kw["sigma"](R), kw["omega"]))
+    rda = da.rda(stream, T, **W.method_settings("RDA", stream, T), seed=1, n_checkpoints=W.N_CHECKPOINTS)
+    np.testing.assert_array_equal(W.run_trial("RDA", d, T, trial=1).error, rda.error)
+    keys = [W._key(m, 150, 1_500, 0.0, k, None, W.CONST_LAM) for m in ("RADAR", "SGD") for k in (5, 6)]
+    monkeypatch.setattr(W, "_CACHE", {})
+    serial = W._compute(keys)
+    monkeypatch.setattr(W, "_CACHE", {})
+    monkeypatch.setattr(W, "_PARALLEL_ABOVE", 0.0)
+    forked = W._compute(keys)
+    for a, b in zip(serial, forked):
+        np.testing.assert_array_equal(a.error, b.error)
+        np.testing.assert_array_equal(a.lam_epochs, b.lam_epochs)
+
+
+# ---------------------------------------------------------------------------------------------- Figure 1
+def test_figure1_small_budget():
+    data = W.figure1_data(d=200, T=2_000, n_trials=2)
+    assert set(data.curves) == set(W.METHODS) and data.s == 6 and data.norm2_sq == pytest.approx(3.0)
+    for m, c in data.curves.items():
+        assert c.error.shape == (2, c.iteration.size) and c.iteration[-1] == 2_000
+        assert c.error[:, 0] == pytest.approx(data.norm2_sq)          # theta_0 = 0
+        assert np.isfinite(c.slope())
+    assert data.curves["RADAR"].n_epochs.min() >= 1 and np.all(data.curves["SGD"].n_epochs == 0)
+    eda = data.curves["EDA"].records[0]
+    assert np.all(eda.lam_epochs == th.rda_lambda(math.sqrt(0.5), 200, 2_000))
+    const = data.curves["RADAR-CONST"].records[0]
+    np.testing.assert_array_equal(const.epoch_end, W.const_epoch_length(2_000) * np.arange(1, const.epoch_end.size + 1))
+    assert np.all(np.diff(const.lam_epochs) < 0)                     # lambda anneals with the radius
+    lines = data.table()
+    assert len(lines) == 5 and lines[0].startswith("RADAR") and "slope" in lines[0]
+    for fn in (W.figure1a_figure, W.figure1b_figure):
+        fig = fn(d=200, T=2_000, n_trials=2)
+        assert isinstance(fig, Figure) and len(fig.axes) == 2
+        assert fig.axes[0].get_xscale() == "log" and fig.axes[0].get_yscale() == "log"
+
+
+def test_figure1_largest_live_settings_and_radar_wins_at_d_5000():
+    lim = W.FIGURE1_LIMITS
+    d, T = max(lim["d"]), max(lim["T"])
+    fig = W.figure1a_figure(d=d, T=T, n_trials=1, live=True)
+    assert len(fig.axes) == 2
+    data = W.figure1_data(d=d, T=T, n_trials=1, methods=W.FIGURE1A, live=True)
+    rad, rda, sgd = (data.curves[m] for m in W.FIGURE1A)
+    assert rad.final < rda.final and rad.final < sgd.final
+    assert rad.slope() < -0.75 < rda.slope()
+    blim = W.FIGURE1B_LIMITS
+    fig = W.figure1b_figure(d=max(blim["d"]), T=max(blim["T"]), n_trials=1, const_epochs=blim["const_epochs"][1],
+                            const_lam=blim["const_lam"][0], live=True)
+    assert len(fig.axes) == 2
+    fig = W.figure1b_figure(d=100, T=min(lim["T"]), n_trials=1, const_epochs=blim["const_epochs"][0],
+                            const_lam=blim["const_lam"][1], live=True)
+    assert len(fig.axes) == 2
+
+
+def test_figure1_sweeps():
+    html = W.figure1a_sweep(ds=(100, 200), T=2_000, n_trials=2)
+    assert "<script" in html and "animation" in html.lower()
+    assert html == W.figure1a_sweep(ds=(100, 200), T=2_000, n_trials=2)      # deterministic element ids
+    html = W.figure1b_sweep(const_epochs=(2, 5), d=100, T=2_000, n_trials=1)
+    assert "<script" in html
+    with pytest.raises(ValueError, match="empty"):
+        W.figure1a_sweep(ds=())
+    with pytest.raises(ValueError, match="empty"):
+        W.figure1b_sweep(const_epochs=())
+
+
+def test_figure1_range_errors():
+    with pytest.raises(ValueError, match="d must be one of"):
+        W.figure1a_figure(d=40_000, T=20_000, n_trials=3, live=True)
+    with pytest.raises(ValueError, match="T must be one of"):
+        W.figure1_data(d=100, T=3_000, live=True)
+    with pytest.raises(ValueError, match="outside the demo's range"):
+        W.figure1_data(d=100, T=2_000, n_trials=6, live=True)
+    with pytest.raises(ValueError, match="const_lam"):
+        W.figure1b_figure(d=100, T=2_000, n_trials=1, const_lam=5.0, live=True)
+    with pytest.raises(ValueError, match="const_epochs"):
+        W.figure1b_figure(d=100, T=2_000, n_trials=1, const_epochs=100, live=True)
+    with pytest.raises(ValueError, match="d must be one of"):        # Figure 1(b)'s live range is smaller
+        W.figure1b_figure(d=2_000, T=2_000, n_trials=1, live=True)
+    with pytest.raises(ValueError, match="outside the demo's range"):
+        W.figure1b_figure(d=100, T=2_000, n_trials=4, live=True)
+    with pytest.raises(ValueError, match="method must be one of"):
+        W.figure1_data(d=100, T=2_000, methods=("RADAR", "SMIDAS"))
+    with pytest.raises(ValueError, match="n_trials"):
+        W.figure1_data(d=100, T=2_000, n_trials=0)
+    with pytest.raises(ValueError, match="T must be an integer"):
+        W.figure1_data(d=100, T=10)
+
+
+# ---------------------------------------------------------------------------------------------- Corollary 1
+def test_capped_power_theta_and_corollary1_s():
+    d = 400
+    s = math.ceil(math.log(d))
+    np.testing.assert_array_equal(W.capped_power_theta(d, 0.0, seed=3), rd.sparse_theta(d, seed=3))
+    for q in (0.25, 0.5, 1.0):
+        t = W.capped_power_theta(d, q, seed=3)
+        mags = np.sort(np.abs(t))[::-1]
+        assert float(t @ t) == pytest.approx(s / 2) and np.count_nonzero(t) == d
+        np.testing.assert_allclose(mags[:s], mags[0])                                  # the flat top
+        np.testing.assert_allclose(mags[s:s + 3] / mags[0], (np.arange(s + 1, s + 4) / s) ** (-1 / q))
+    # the s of the proof: the number of nonzeros for q = 0, and growing like T^(q/2) otherwise
+    assert W.corollary1_s(W.capped_power_theta(d, 0.0), 0.0, 1_000) == s
+    t = W.capped_power_theta(d, 1.0, seed=0)
+    s1, s4 = W.corollary1_s(t, 1.0, 1_000), W.corollary1_s(t, 1.0, 16_000)
+    assert s4 / s1 == pytest.approx(4.0, rel=0.05)
+    Rq = th.lq_radius(t, 1.0)
+    tau2 = 10 * 0.5 * (1 + 1 / math.log(d)) * math.log(d) * 9 / 1_000
+    assert s1 == math.ceil(Rq / math.sqrt(tau2))
+    with pytest.raises(ValueError, match="q must be"):
+        W.capped_power_theta(d, 1.5)
+    assert W.weak_horizons(20_000) == (1250, 2500, 5000, 10000, 20000)
+
+
+def test_weak_sparsity_small_and_largest_settings():
+    data = W.weak_sparsity_data(qs=(0.0, 1.0), d=200, T=5_000, n_trials=1)
+    assert data.Ts == W.weak_horizons(5_000) and data.final[0].shape == (1, 5)
+    assert data.theory.tolist() == [-1.0, -0.5]
+    assert data.s_used[0].tolist() == [6] * 5 and np.all(np.diff(data.s_used[1]) > 0)
+    fig = W.weak_sparsity_figure(qs=(0.0, 1.0), d=200, T=5_000, n_trials=1)
+    assert isinstance(fig, Figure) and len(fig.axes) == 2
+    html = W.weak_sparsity_sweep(qs=(0.0, 1.0), d=200, T=5_000, n_trials=1)
+    assert "<script" in html
+    lim = W.WEAK_LIMITS
+    fig = W.weak_sparsity_figure(highlight=0.35, d=max(lim["d"]), T=max(lim["T"]), n_trials=1, live=True)
+    assert len(fig.axes) == 2
+    big = W.weak_sparsity_data(qs=W.WEAK_QS + (0.35,), d=max(lim["d"]), T=max(lim["T"]), n_trials=1, live=True)
+    slopes = big.slopes()
+    assert slopes[0] < -0.8 and slopes[W.WEAK_QS.index(1.0)] > -0.6        # the rate slows down as q grows
+
+
+def test_weak_sparsity_range_errors():
+    with pytest.raises(ValueError, match="q"):
+        W.weak_sparsity_data(qs=(1.5,), d=200, T=5_000, n_trials=1)
+    with pytest.raises(ValueError, match="empty"):
+        W.weak_sparsity_data(qs=())
+    with pytest.raises(ValueError, match="d must be one of"):
+        W.weak_sparsity_figure(d=1_000, live=True)
+    with pytest.raises(ValueError, match="q"):
+        W.weak_sparsity_figure(highlight=-0.1, d=200, T=5_000, n_trials=1)
+
+
+# ---------------------------------------------------------------------------------------------- widgets
+def test_demos_construct_and_check_their_ranges():
+    box = W.figure1a_demo(d=100, T=2_000, n_trials=1)
+    assert isinstance(box, ipywidgets.VBox) and set(box.controls) == {"d", "T", "n_trials"}
+    assert box.controls["d"].options == W.FIGURE1_LIMITS["d"]
+    box = W.figure1b_demo(d=100, T=2_000, n_trials=1)
+    assert set(box.controls) == {"d", "T", "n_trials", "const_epochs", "const_lam"}
+    assert box.controls["const_epochs"].value == W.default_const_epochs(2_000)
+    box = W.weak_sparsity_demo(d=200, T=5_000, n_trials=1, highlight=0.5)
+    assert set(box.controls) == {"highlight", "d", "T", "n_trials"}
+    with pytest.raises(ValueError, match="d must be one of"):
+        W.figure1a_demo(d=40_000)
+    with pytest.raises(ValueError, match="outside the demo's range"):
+        W.figure1b_demo(d=100, T=2_000, n_trials=1, const_lam=2.0)
+    with pytest.raises(ValueError, match="highlight must be one of"):
+        W.weak_sparsity_demo(highlight=0.35)                         # the slider runs over the grid WEAK_QS
+    with pytest.raises(ValueError, match="T must be one of"):
+        W.weak_sparsity_demo(T=1_000)
+
+
+# ---------------------------------------------------------------------------------------------- live redraws
+def _count_runs(monkeypatch):
+    """Count the runs computed from now on (serially, so that the counter sees them)."""
+    runs = []
+    run = W._run_job
+    monkeypatch.setattr(W, "_PARALLEL_ABOVE", math.inf)
+    monkeypatch.setattr(W, "_run_job", lambda job: runs.append(job) or run(job))
+    return runs
+
+
+def test_live_figure1_runs_every_horizon_and_fewer_trials_are_a_prefix(monkeypatch):
+    """A live Figure 1 runs every horizon of the T slider, so a move of T computes nothing, and its records are
+    those of a fresh run at that T; the first n trials of a larger run are, bit for bit, n trials run fresh."""
+    monkeypatch.setattr(W, "_CACHE", {})
+    d = 100
+    live = W.figure1_data(d=d, T=5_000, n_trials=3, methods=W.FIGURE1A, live=True)
+    runs = _count_runs(monkeypatch)
+    for T in W.FIGURE1_LIMITS["T"]:
+        for n in (1, 2, 3):
+            W.figure1a_figure(d=d, T=T, n_trials=n, live=True)
+    assert runs == []
+    shown = {T: W.figure1_data(d=d, T=T, n_trials=2, methods=W.FIGURE1A, live=True) for T in (2_000, 10_000)}
+    monkeypatch.setattr(W, "_CACHE", {})
+    for T, data in shown.items():
+        fresh = W.figure1_data(d=d, T=T, n_trials=2, methods=W.FIGURE1A)
+        for m in W.FIGURE1A:
+            np.testing.assert_array_equal(data.curves[m].error, fresh.curves[m].error)
+            np.testing.assert_array_equal(data.curves[m].iteration, fresh.curves[m].iteration)
+    monkeypatch.setattr(W, "_CACHE", {})
+    two = W.figure1_data(d=d, T=5_000, n_trials=2, methods=W.FIGURE1A)
+    for m in W.FIGURE1A:
+        np.testing.assert_array_equal(live.curves[m].error[:2], two.curves[m].error)
+        np.testing.assert_array_equal(live.curves[m].error_output[:2], two.curves[m].error_output)
+    assert len(runs) == 2 * 3 * 2 + 3 * 2                  # the fresh runs only (2 horizons, then 5000)
+
+
+def test_live_figure1b_redraws_in_place_and_back():
+    box = W.figure1b_demo(d=100, T=2_000, n_trials=1)
+    first, fig = box.image.value, box.live.fig
+    for name, value in (("const_epochs", 9), ("const_lam", 0.5), ("T", 5_000), ("n_trials", 2)):
+        ctrl = box.controls[name]
+        start = ctrl.value
+        ctrl.value = value
+        assert box.live.fig is fig
+        values = {k: c.value for k, c in box.controls.items()}
+        assert box.image.value == png_bytes(box.live.figure_fn(**values))   # fixed margins: the same pixels
+        ctrl.value = start
+        assert box.image.value == first
+
+
+def test_weak_sparsity_highlight_and_d_are_lookups(monkeypatch):
+    monkeypatch.setattr(W, "_CACHE", {})
+    box = W.weak_sparsity_demo(d=200, T=5_000, n_trials=1, highlight=0.5)
+    assert box.controls["highlight"].options == W.WEAK_QS
+    first = box.image.value
+    runs = _count_runs(monkeypatch)
+    for q in W.WEAK_QS:
+        box.controls["highlight"].value = q
+    assert runs == []
+    box.controls["highlight"].value = 0.5
+    assert box.image.value == first
+    box.controls["d"].value = 500                                  # the other d was computed with the first
+    assert runs == []
+    box.controls["T"].value = 10_000           # shares 625, ..., 5000 with the horizons of 5000: runs 10 000 only
+    assert {job[2] for job in runs} == {10_000} and {job[1] for job in runs} == set(W.WEAK_LIMITS["d"])
+    assert len(runs) == len(W.WEAK_QS) * len(W.WEAK_LIMITS["d"])

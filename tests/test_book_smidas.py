@@ -1,0 +1,282 @@
+"""l1lab.book.smidas: the figures of the SMIDAS chapter at their defaults and at the widgets' largest settings,
+the widgets' construction, and their range checks.
+
+Nothing is timed here: the ranges in *_LIMITS keep the widgets fast, and running the largest settings keeps them
+from silently growing.  The mathematical checks are the ones the chapter states: Theorem 3 holds for SMIDAS on
+the demo, Proposition 4's bound holds, and SGD is dense while truncation is not.
+"""
+import matplotlib
+
+matplotlib.use("Agg")
+import ipywidgets  # noqa: E402
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+from matplotlib.figure import Figure  # noqa: E402
+
+from l1lab.book import smidas as W  # noqa: E402
+from l1lab.experiments import SeedRuns  # noqa: E402
+
+
+def _largest_bound():
+    lim = W.SMIDAS_BOUND_LIMITS
+    return dict(eta_mult=lim["eta_mult"][1], case="14", kind="dense", lam=lim["lam"][0], T=max(lim["T"]),
+                n_seeds=lim["n_seeds"][1])
+
+
+def _largest_magic():
+    lim = W.MAGIC_COMPARISON_LIMITS
+    return dict(lam=lim["lam"][0], T=max(lim["T"]), n_seeds=lim["n_seeds"][1])
+
+
+# ---------------------------------------------------------------------------------------------- sparsity
+def test_sparsity_figure_defaults():
+    fig = W.sparsity_figure()
+    assert isinstance(fig, Figure) and len(fig.axes) == 2
+    data = W.sparsity_data()
+    d = data.problem.d
+    nnz = {name: np.count_nonzero(r.w) for name, r in data.results.items()}
+    assert nnz["SGD"] == d                       # sub-gradient SGD is dense
+    assert nnz["TruncGrad"] < d / 2 and nnz["SMIDAS"] < d / 2
+    with pytest.raises(ValueError, match="kind"):
+        W.sparsity_data(kind="medium")
+    with pytest.raises(ValueError, match="eta"):
+        W.sparsity_data(eta=0.0)
+
+
+# ---------------------------------------------------------------------------------------------- link
+@pytest.mark.parametrize("kw", [{}, dict(p=40.0, theta1=-1.0, theta2=1.0), dict(p=2.0, theta1=0.0, theta2=0.5)])
+def test_link_figure(kw):
+    fig = W.link_figure(**kw)
+    assert len(fig.axes) == 2
+    assert fig.axes[1].get_xscale() == "log"
+
+
+def test_link_figure_out_of_range():
+    with pytest.raises(ValueError, match="range"):
+        W.link_figure(p=1.5)
+    with pytest.raises(ValueError, match="range"):
+        W.link_figure(theta1=2.0)
+
+
+def test_link_demo_widget():
+    box = W.link_demo()
+    assert isinstance(box, ipywidgets.VBox)
+    assert set(box.controls) == {"p", "theta1", "theta2"}
+    assert box.controls["p"].value == pytest.approx(2 * np.log(310))
+    with pytest.raises(ValueError, match="range"):
+        W.link_demo(p=100.0)
+
+
+# ---------------------------------------------------------------------------------------------- demo 1
+def test_smidas_bound_defaults_theorem3_holds():
+    fig = W.smidas_bound_figure()
+    assert len(fig.axes) == 3
+    assert fig.axes[0].get_xscale() == "log" and fig.axes[0].get_yscale() == "log"
+    data = W.smidas_bound_data()
+    assert set(data.runs) == {"SMIDAS", "TruncGrad", "SGD", "SCD"}
+    assert all(isinstance(r, SeedRuns) for r in data.runs.values())
+    assert data.runs["SMIDAS"].n_seeds == W.SMIDAS_BOUND_DEFAULTS["n_seeds"] >= 10
+    assert data.eta == data.eta_prescribed
+    # Theorem 3, case (13): the empirical mean of P(w_o) - P* is below the bound at every checkpoint
+    assert np.all(data.ratio() >= 1.0)
+    assert W.smidas_bound_data() is data          # cached
+
+
+def test_smidas_bound_largest_settings():
+    kw = _largest_bound()
+    fig = W.smidas_bound_figure(**kw)
+    assert len(fig.axes) == 3
+    data = W.smidas_bound_data(**kw)
+    assert data.runs["SMIDAS"].n_seeds == kw["n_seeds"] and data.runs["SMIDAS"].iteration[-1] == kw["T"]
+    # 10**1.5 times Lemma 7's step size leaves (0, 1/a): the case-(14) bound is void (infinite), not negative
+    assert np.all(np.isinf(data.bound))
+
+
+def test_smidas_bound_errors_and_widget():
+    with pytest.raises(ValueError, match="case"):
+        W.smidas_bound_data(case="15")
+    with pytest.raises(ValueError, match="eta_mult"):
+        W.smidas_bound_data(eta_mult=-1.0)
+    box = W.smidas_bound_demo()
+    assert isinstance(box, ipywidgets.VBox)
+    assert set(box.controls) == {"eta_mult", "case", "kind", "lam", "T", "n_seeds"}
+    with pytest.raises(ValueError, match="range"):
+        W.smidas_bound_demo(eta_mult=100.0)
+    with pytest.raises(ValueError, match="range"):
+        W.smidas_bound_demo(n_seeds=50)
+    with pytest.raises(ValueError, match="T"):
+        W.smidas_bound_demo(T=123)
+
+
+def test_smidas_bound_sweep_html():
+    html = W.smidas_bound_sweep([0.5, 2.0], T=2_000, n_seeds=2, dpi=30)
+    assert "<script" in html and html.count("data:image/png;base64") == 2
+
+
+# ---------------------------------------------------------------------------------------------- demo 2
+def test_magic_comparison_defaults_sparse():
+    data = W.magic_comparison_data("sparse")
+    assert set(data.eta) == {"SMIDAS", "TruncGrad"}
+    for name, rows in data.tuning.items():
+        assert [r[0] for r in rows] == list(W.ETA_GRID)
+        assert data.eta[name] == min(rows, key=lambda r: r[1])[0]
+    assert 0.3 < data.bound_ratio < 3.0           # sparse examples: bounds (3) and (4) about even
+    assert data.effective_nnz("SMIDAS") <= data.runs["SMIDAS"].nnz[:, -1].mean()
+
+
+def test_magic_comparison_largest_settings():
+    kw = _largest_magic()
+    fig = W.magic_comparison_figure(kinds=("dense",), **kw)
+    assert len(fig.axes) == 2
+    data = W.magic_comparison_data("dense", **kw)
+    assert data.bound_ratio > 5.0                 # dense examples: bound (3) (SMIDAS) much smaller
+    assert data.runs["SMIDAS"].n_seeds == kw["n_seeds"]
+
+
+def test_magic_comparison_widget_and_errors():
+    # constructing it draws once (and, with ahead=True, computes both kinds at every T): keep it small
+    box = W.magic_comparison_demo(kinds="sparse", T=5_000, n_seeds=1, ahead=False)
+    assert set(box.controls) == {"kinds", "lam", "T", "n_seeds"}
+    assert box.controls["kinds"].value == "sparse"
+    with pytest.raises(ValueError, match="range"):
+        W.magic_comparison_demo(n_seeds=10)
+    with pytest.raises(ValueError, match="kind"):
+        W.magic_comparison_figure(kinds=("medium",))
+    with pytest.raises(ValueError, match="grid"):
+        W.magic_comparison_data(grid=())
+
+
+# ---------------------------------------------------------------------------------------------- Prop. 4
+def test_prop4_defaults_bound_holds():
+    fig = W.prop4_figure()
+    assert len(fig.axes) == 2
+    data = W.prop4_data()
+    assert set(data.runs) == set(W.PROP4_DEFAULTS["Ks"])
+    for K, r in data.runs.items():
+        keep = r.iteration > 0
+        assert np.all(r.objective.mean(axis=0)[keep] <= data.bounds[K][keep])
+        assert np.all(data.excess_ratio(K) >= 1.0)
+    T, thm3, prop4 = W.guarantee_curves(data.p_star, data.p0, data.rho, float(np.abs(data.w_star).sum()),
+                                        data.p, data.problem.d)
+    assert np.all(np.diff(thm3) < 0) and np.all(prop4 <= thm3)
+
+
+def test_prop4_largest_settings_and_widget():
+    lim = W.PROP4_LIMITS
+    fig = W.prop4_figure(Ks=(lim["K"][1],), lam=lim["lam"][0], T=max(lim["T"]), n_seeds=lim["n_seeds"][1])
+    assert len(fig.axes) == 2
+    box = W.prop4_demo(T=5_000, n_seeds=2)
+    assert set(box.controls) == {"K", "lam", "T", "n_seeds"}
+    with pytest.raises(ValueError, match="range"):
+        W.prop4_demo(K=1000.0)
+    with pytest.raises(ValueError, match="range"):
+        W.prop4_data(Ks=(0.0,))
+
+
+# ---------------------------------------------------------------------------------------------- live widgets
+def _same_runs(a, b):
+    """Two SeedRuns with the same numbers (all but the wall-clock seconds), bit for bit."""
+    assert a.seeds == b.seeds
+    for name in ("iteration", "data_accesses", "objective", "nnz", "w"):
+        x, y = getattr(a, name), getattr(b, name)
+        assert x.dtype == y.dtype and np.array_equal(x, y), name
+
+
+def test_cached_seeds_are_the_runs_of_run_seeds():
+    """The demos cache each seed's run: n seeds are the first n of any larger number, bit for bit the runs of
+    ``run_seeds`` with the same arguments."""
+    from l1lab.experiments import run_seeds
+    from l1lab.links import smidas_p
+    from l1lab.solvers import scd, sgd, smidas, truncgrad
+
+    data = W.smidas_bound_data(eta_mult=2.0, kind="sparse", T=1_000, n_seeds=3)
+    prob, eta = data.problem, data.eta
+    kw = dict(n_iter=1_000, eta=eta, output="random", n_checkpoints=40)
+    _same_runs(data.runs["SMIDAS"], run_seeds(smidas, prob, range(3), p=smidas_p(prob.d), **kw))
+    _same_runs(data.runs["TruncGrad"], run_seeds(truncgrad, prob, range(3), **kw))
+    _same_runs(data.runs["SGD"], run_seeds(sgd, prob, range(3), **kw))
+    n_scd = round(1_000 * prob.d / prob.m)
+    _same_runs(data.runs["SCD"], run_seeds(scd, prob, range(3), n_iter=n_scd, n_checkpoints=40))
+    fewer = W.smidas_bound_data(eta_mult=2.0, kind="sparse", T=1_000, n_seeds=2)
+    assert fewer.runs["SMIDAS"].n_seeds == 2
+    np.testing.assert_array_equal(fewer.runs["SMIDAS"].objective, data.runs["SMIDAS"].objective[:2])
+
+    mc = W.magic_comparison_data("sparse", T=1_000, n_seeds=2)
+    for name, solver, extra in (("SMIDAS", smidas, dict(p=smidas_p(prob.d))), ("TruncGrad", truncgrad, {})):
+        for eta_k, gap in mc.tuning[name]:
+            fresh = solver(mc.problem, 1_000, eta_k, seed=1000, n_checkpoints=2, **extra)
+            assert gap == float(fresh.trace.objective[-1] - mc.p_star)
+        _same_runs(mc.runs[name], run_seeds(solver, mc.problem, range(2), n_iter=1_000, eta=mc.eta[name],
+                                            n_checkpoints=40, **extra))
+
+    pr = W.prop4_data(Ks=(1.0,), T=1_000, n_seeds=2)
+    _same_runs(pr.runs[1.0], run_seeds(smidas, pr.problem, range(2), n_iter=1_000, eta=pr.etas[1.0],
+                                       p=smidas_p(pr.problem.d), output="random", n_checkpoints=40))
+    with pytest.raises(ValueError, match="seed"):
+        W.prop4_data(n_seeds=0)
+    with pytest.raises(ValueError, match="seed"):
+        W.smidas_bound_data(n_seeds=0)
+
+
+def test_log_sliders_land_on_their_grids():
+    """The η/η₃ and K sliders move in quarter decades from their minimum; every position, as a browser or
+    Python computes it, is a point of ETA_MULT_GRID or K_GRID (which the demos compute ahead), 1 among them."""
+    for grid, lim in ((W.ETA_MULT_GRID, W.SMIDAS_BOUND_LIMITS["eta_mult"]), (W.K_GRID, W.PROP4_LIMITS["K"])):
+        assert 1.0 in grid and (grid[0], grid[-1]) == lim
+        lo = np.log10(lim[0])
+        for k, g in enumerate(grid):
+            for value in (10 ** (lo + 0.25 * k), g * (1 + 1e-15), 10 ** (0.25 * round(np.log10(g) / 0.25))):
+                assert W._snap(value, grid) == g
+        assert W._snap(1.05, grid) == 1.05       # not a position: taken as it is
+    assert {0.1, 10 ** -0.5, 1.0, 10 ** 0.5, 10.0} <= set(W.ETA_MULT_GRID)   # the chapter's sweep
+    a = W.smidas_bound_data(eta_mult=10 ** 0.25, T=1_000, n_seeds=2)
+    assert W.smidas_bound_data(eta_mult=10 ** 0.25 * (1 + 1e-14), T=1_000, n_seeds=2) is a
+    assert W.prop4_data(Ks=(10 ** 0.5 * (1 - 1e-14),), T=5_000, n_seeds=2).runs.keys() == {10 ** 0.5}
+
+
+def test_demos_start_from_the_live_settings_and_compute_ahead():
+    box = W.smidas_bound_demo(T=1_000, n_seeds=2)
+    assert {k: c.value for k, c in box.controls.items()} == dict(W.SMIDAS_BOUND_LIVE, T=1_000, n_seeds=2)
+    info = W._smidas_bound_data.cache_info()
+    for eta_mult in W.ETA_MULT_GRID:                 # every position of the η slider is ready, both cases
+        for case in W.CASES:
+            W.smidas_bound_data(eta_mult=eta_mult, case=case, T=1_000, n_seeds=2)
+    W.smidas_bound_data(kind="dense", T=1_000, n_seeds=2)
+    W.smidas_bound_data(T=20_000, n_seeds=2)
+    W.smidas_bound_data(T=1_000, n_seeds=10)
+    assert W._smidas_bound_data.cache_info().misses == info.misses
+    assert {k: c.value for k, c in W.smidas_bound_demo(ahead=False).controls.items()} == W.SMIDAS_BOUND_LIVE
+
+    box = W.prop4_demo(T=5_000, n_seeds=2)
+    assert {k: c.value for k, c in box.controls.items()} == dict(W.PROP4_LIVE, T=5_000, n_seeds=2)
+    info = W._prop4_runs.cache_info()
+    for K in W.K_GRID:
+        W.prop4_data(Ks=(K,), T=5_000, n_seeds=2)
+    assert W._prop4_runs.cache_info().misses == info.misses
+
+    box = W.magic_comparison_demo(kinds="sparse", lam=0.1, n_seeds=1)
+    assert {k: c.value for k, c in box.controls.items()} == dict(W.MAGIC_COMPARISON_LIVE, kinds="sparse",
+                                                                   lam=0.1, n_seeds=1)
+    info = W._magic_comparison_data.cache_info()
+    for kind in W.KINDS:
+        for T in W.MAGIC_COMPARISON_LIMITS["T"]:
+            W.magic_comparison_data(kind, lam=0.1, T=T, n_seeds=1)
+    assert W._magic_comparison_data.cache_info().misses == info.misses
+
+
+def test_widget_figures_redraw_in_place_with_a_fixed_layout():
+    """The widgets' figures have fixed margins (no layout engine to rerun at each move) and are redrawn in
+    place: the same figure and axes, and the pixels of a fresh figure."""
+    from l1lab.book.live import png_bytes
+
+    cases = [(W.link_figure, dict(p=2.0), dict(p=40.0, theta1=-1.0)),
+             (W.smidas_bound_figure, dict(T=1_000, n_seeds=2), dict(T=1_000, n_seeds=2, case="14")),
+             (W.magic_comparison_figure, dict(kinds=("sparse",), T=1_000, n_seeds=1),
+              dict(kinds=("sparse",), T=2_000, n_seeds=1)),
+             (W.prop4_figure, dict(Ks=(1.0,), T=5_000, n_seeds=2), dict(Ks=(0.1,), T=5_000, n_seeds=2))]
+    for fn, first, second in cases:
+        fig = fn(**first)
+        assert fig.get_layout_engine() is None
+        axes = list(fig.axes)
+        assert fn(fig=fig, **second) is fig and list(fig.axes) == axes
+        assert png_bytes(fig) == png_bytes(fn(**second)), fn.__name__
