@@ -1,5 +1,5 @@
-"""Sphinx extension of this book: two fixes to the HTML every page gets, both found by ``tests_html`` (the
-reader's check in headless Chromium).
+"""Sphinx extension of this book: three fixes to the HTML every page gets, the first two found by ``tests_html``
+(the reader's check in headless Chromium).
 
 * Duplicate ``<script>`` entries.  sphinx-thebe 0.3.1 adds its inline configuration script
   (``const THEBE_JS_URL = ...``) once per reading phase and Jupyter Book runs that phase twice, so every page
@@ -9,12 +9,22 @@ reader's check in headless Chromium).
 * The colour mode.  pydata-sphinx-theme's layout reads a ``default_mode`` template variable that nothing sets
   with sphinx-book-theme 1.3, so pages started in the mode "" and logged "Got invalid theme mode: . Resetting to
   auto." as a console error.  The variable is set to "auto" (the theme's own fallback) when empty.
+* The titles of the papers' results.  The book numbers only its own results; a paper's result is a
+  ``:nonumber:`` box titled by paper and number ("Theorem 1 of Shalev-Shwartz & Tewari (2011)"), which
+  sphinx-proof renders as "Theorem (Theorem 1 of Shalev-Shwartz & Tewari (2011))".  The box shows its title
+  alone.
 """
+import re
+
+# an unnumbered sphinx-proof title whose own title starts with the same kind: "Theorem (Theorem 1 of X)"
+_UNNUMBERED = re.compile(r'<span class="caption-number">(?P<kind>[A-Z][a-z]+) </span> \((?P<title>(?P=kind)\b.*?)\)</p>')
 
 
 def _fix_page(app, pagename, templatename, context, doctree):
     if not context.get("default_mode"):
         context["default_mode"] = "auto"
+    if context.get("body"):
+        context["body"] = _UNNUMBERED.sub(lambda m: m["title"] + "</p>", context["body"])
     files = context.get("script_files")
     if not files:
         return

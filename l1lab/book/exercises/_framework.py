@@ -133,8 +133,9 @@ def make_student_notebook(solution):
     return nb
 
 
-def write_student_versions(solution_dir, student_dir):
-    """Write the student's version of every ``*.ipynb`` in ``solution_dir`` to ``student_dir`` (same names)."""
+def write_student_versions(solution_dir, student_dir, names=None):
+    """Write the student's version of every ``*.ipynb`` in ``solution_dir`` (or of those whose stem is in
+    ``names``) to ``student_dir`` (same names)."""
     import pathlib
 
     import nbformat
@@ -142,6 +143,8 @@ def write_student_versions(solution_dir, student_dir):
     dst.mkdir(parents=True, exist_ok=True)
     written = []
     for path in sorted(src.glob("*.ipynb")):
+        if names and path.stem not in names:
+            continue
         nb = make_student_notebook(nbformat.read(path, as_version=4))
         nbformat.write(nb, dst / path.name)
         written.append(dst / path.name)
@@ -165,7 +168,8 @@ def execute_notebook(path, timeout=600):
 
 def main(argv=None):
     """``python -m l1lab.book.exercises execute NOTEBOOK...`` runs solution notebooks and stores their outputs;
-    ``python -m l1lab.book.exercises students SOLUTION_DIR STUDENT_DIR`` writes the student versions."""
+    ``python -m l1lab.book.exercises students SOLUTION_DIR STUDENT_DIR [NAME ...]`` writes the student versions
+    (of the named notebooks only, if names are given)."""
     import argparse
     parser = argparse.ArgumentParser(prog="python -m l1lab.book.exercises", description=main.__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -174,12 +178,13 @@ def main(argv=None):
     st = sub.add_parser("students", help="write the student version of every solution notebook")
     st.add_argument("solution_dir")
     st.add_argument("student_dir")
+    st.add_argument("names", nargs="*", help="notebook names without .ipynb (default: all)")
     args = parser.parse_args(argv)
     if args.command == "execute":
         for p in args.notebooks:
             print(f"executed {execute_notebook(p)}")
     else:
-        for p in write_student_versions(args.solution_dir, args.student_dir):
+        for p in write_student_versions(args.solution_dir, args.student_dir, args.names):
             print(f"wrote {p}")
 
 
