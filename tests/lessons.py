@@ -40,11 +40,16 @@ def lesson_cells(name: str) -> list[str]:
 
 
 def lesson_namespace(name: str) -> dict:
-    """Execute the ``lesson`` cells of ``chapters/<name>.ipynb`` in a fresh namespace and return it."""
+    """Execute the ``lesson`` cells of ``chapters/<name>.ipynb`` in a fresh namespace holding only numpy (as
+    ``np``) and ``math``, and return it."""
     cells = lesson_cells(name)
     if not cells:
         raise LookupError(f"chapters/{name}.ipynb has no cell tagged 'lesson'")
-    ns = {"__name__": f"lesson_{name}"}
+    import math
+
+    import numpy as np
+
+    ns = {"__name__": f"lesson_{name}", "np": np, "math": math}   # what every lecture has imported before
     for k, src in enumerate(cells):
         exec(compile(src, f"chapters/{name}.ipynb[lesson {k}]", "exec"), ns)
     return ns

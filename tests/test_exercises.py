@@ -48,7 +48,7 @@ RIGHT = {
     E.check_objective: _objective,
     E.check_lambda_max: lambda X, y, loss: np.abs(X.T @ (-y if loss == "squared" else -y / 2)).max() / X.shape[0],
     E.check_scd_step: _scd_step,
-    E.check_scd_bound: lambda T, d, beta, w, P0: sst.scd_expected_gap_bound(T, d, sst.scd_psi0(beta, w, P0)),
+    E.check_scd_iterations: lambda eps, d, psi0: sst.scd_iterations_for_accuracy(eps, d, psi0),
     E.check_link_inverse: link_inverse,
     E.check_project_simplex: lambda v, z: project_simplex(v, z),
     E.check_project_l1_ball: lambda v, z: project_l1_ball(v, z),
@@ -88,7 +88,7 @@ WRONG = {
     E.check_objective: lambda X, y, w, lam, loss: _objective(X, y, w, lam, loss) - lam * np.abs(w).sum(),
     E.check_lambda_max: lambda X, y, loss: np.abs(X.T @ y).max() / X.shape[0],          # logistic's 1/2 missing
     E.check_scd_step: _scd_step_in_place,
-    E.check_scd_bound: lambda T, d, beta, w, P0: d * (beta / 2 * w @ w + P0) / (T + 2),  # T + 2, not T + 1
+    E.check_scd_iterations: lambda eps, d, psi0: math.ceil(d * psi0 / eps),             # one too many
     E.check_link_inverse: lambda th, p: np.sign(th) * np.abs(th) ** (p - 1),            # no normalization
     E.check_project_simplex: lambda v, z: np.maximum(v - (v.sum() - z) / v.size, 0),     # one-shot shift
     E.check_project_l1_ball: lambda v, z: v * min(1.0, z / np.abs(v).sum()),           # scaling, not projection

@@ -50,7 +50,7 @@ __all__ = [
 LOSSES = ("logistic", "squared")
 
 #: defaults of demo 1 (Theorem 1 against SCD over seeds)
-SCD_BOUND_DEFAULTS = dict(d=50, m=200, lam=1e-3, loss="logistic", n_seeds=10, T=10_000)
+SCD_BOUND_DEFAULTS = dict(d=50, m=200, lam=3e-2, loss="logistic", n_seeds=10, T=10_000)
 #: widget ranges of demo 1: (min, max) or (min, max, step); T takes one of the listed values
 SCD_BOUND_LIMITS = dict(d=(10, 200, 10), m=(50, 500, 50), lam=(3e-4, 1e-1), n_seeds=(2, 20, 1),
                         T=(1_000, 2_000, 5_000, 10_000, 20_000))
@@ -208,7 +208,7 @@ def _scd_bound_data(d, m, lam, loss, n_seeds, T, data_seed):
     return ScdBoundData(prob, w_star, p_star, psi0, runs, bound)
 
 
-def scd_bound_data(d=50, m=200, lam=1e-3, loss="logistic", n_seeds=10, T=10_000, data_seed=0) -> ScdBoundData:
+def scd_bound_data(d=50, m=200, lam=3e-2, loss="logistic", n_seeds=10, T=10_000, data_seed=0) -> ScdBoundData:
     """Demo 1's computation: SCD on :func:`make_problem` with ``n_seeds`` seeds (0, 1, ...) for T iterations
     (40 checkpoints), the reference optimum, Psi(0) and Theorem 1's bound d Psi(0)/(T+1) at the checkpoints.
 
@@ -225,17 +225,17 @@ def draw_scd_bound(ax, data: ScdBoundData, ylim=None, title=True):
     """Draw demo 1 on ``ax``: the mean gap over seeds with its min-max band against Theorem 1's bound."""
     prob = data.problem
     out = plot_gap_vs_bound(ax, data.runs, data.p_star, data.bound, label="SCD",
-                            bound_label=r"Theorem 1: $d\,\Psi(0)/(T+1)$")
+                            bound_label=r"Theorem 1 of S-S & T: $d\,\Psi(0)/(T+1)$")
     if ylim is not None:
         ax.set_ylim(*ylim)
     if title:
         ax.set_title(f"{prob.loss.name} loss, d = {prob.d}, m = {prob.m}, λ = {prob.lam:.1e}: "
                      f"$\\|w^\\star\\|_0$ = {np.count_nonzero(data.w_star)}, Ψ(0) = {data.psi0:.3g}", fontsize=10)
-    ax.legend(loc="lower left", fontsize=8)
+    ax.legend(loc="lower left", fontsize=9)
     return out
 
 
-def scd_bound_figure(d=50, m=200, lam=1e-3, loss="logistic", n_seeds=10, T=10_000, data_seed=0,
+def scd_bound_figure(d=50, m=200, lam=3e-2, loss="logistic", n_seeds=10, T=10_000, data_seed=0,
                      figsize=(7.0, 4.4), fig=None) -> Figure:
     """Demo 1 as a Figure: empirical E[P(w_T)] - P* of SCD (mean and min-max over seeds) against
     d Psi(0)/(T+1) (Theorem 1 of Shalev-Shwartz & Tewari 2011) on log-log axes.  ``fig``: a figure this
@@ -362,8 +362,8 @@ def cd_comparison_figure(d=100, m=300, lam=1e-2, loss="logistic", epochs=50, den
     fig, axes = figure_axes(fig, figsize, nrows=1, ncols=2)
     plot_objective_and_nnz(axes, data.results, data.p_star)
     axes[1].axhline(np.count_nonzero(data.w_star), color="k", ls="--", lw=1, label=r"$\|w^\star\|_0$")
-    axes[0].legend(loc="lower left", fontsize=8)
-    axes[1].legend(loc="upper left", fontsize=8)
+    axes[0].legend(loc="lower left", fontsize=9)
+    axes[1].legend(loc="upper left", fontsize=9)
     kind = "dense" if not prob.is_sparse else f"density {prob.density:.2g}"
     fig.suptitle(f"{prob.loss.name} loss, d = {prob.d}, m = {prob.m} ({kind}), λ = {prob.lam:.1e}; "
                  f"budget ≈ {epochs} passes over X", fontsize=10)

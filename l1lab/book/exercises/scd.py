@@ -5,7 +5,7 @@ import numpy as np
 
 from ._framework import Report, compare, small_problems
 
-__all__ = ["check_scd_step", "check_scd_bound"]
+__all__ = ["check_scd_iterations", "check_scd_step"]
 
 
 def check_scd_step(f):
@@ -32,13 +32,28 @@ def check_scd_step(f):
     r.finish()
 
 
-def check_scd_bound(f):
-    """``f(T, d, beta, w_star, P0)`` = Theorem 1's bound d Psi(0)/(T + 1), Psi(0) = beta/2 ||w*||^2 + P(0)."""
+def check_scd_iterations(f):
+    """``f(eps, d, psi0)`` = the smallest integer T >= 0 for which Theorem 1's bound d Psi(0)/(T + 1) is at most
+    eps: T = ceil(d Psi(0)/eps) - 1 (and 0 when d Psi(0) <= eps).  Checked where d Psi(0)/eps is an integer,
+    where it is not, and where one step is already enough."""
     from ...theory import shalev_shwartz_tewari as sst
-    r = Report("scd_bound")
-    rng = np.random.default_rng(3)
-    for T, d, beta, P0 in ((0, 10, 1.0, 0.5), (999, 50, 0.25, 0.6931), (10 ** 6, 2000, 1.0, 1.3)):
-        w = rng.normal(size=4)
-        compare(r, f"T = {T}, d = {d}", sst.scd_expected_gap_bound(T, d, sst.scd_psi0(beta, w, P0)),
-                 lambda T=T, d=d, beta=beta, w=w, P0=P0: f(T, d, beta, w.copy(), P0))
+    r = Report("scd_iterations")
+    # binary fractions: d Psi(0)/eps is exact whatever the order of the operations
+    for eps, d, psi0 in ((2.0 ** -10, 50, 1.5), (0.25, 10, 2.0), (0.125, 7, 0.375), (0.25, 3, 0.3), (2.0, 3, 0.5),
+                         (2.0 ** -7, 50, 2.0 ** -7), (2.0 ** -14, 1000, 0.75)):
+        expected = sst.scd_iterations_for_accuracy(eps, d, psi0)
+        what = f"eps = {eps:g}, d = {d}, Psi(0) = {psi0:g}"
+        try:
+            got = f(eps, d, psi0)
+        except NotImplementedError:
+            raise
+        except Exception as err:
+            r.fail(what, f"raised {type(err).__name__}: {err}")
+            continue
+        if not isinstance(got, (int, np.integer)) and not (isinstance(got, float) and got.is_integer()):
+            r.fail(what, f"expected a whole number of iterations, got {got!r}")
+        elif int(got) != expected:
+            r.fail(what, f"expected {expected}, got {int(got)}")
+        else:
+            r.ok(what)
     r.finish()
