@@ -11,9 +11,9 @@ from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
+import code_share
 import pytest
 import yaml
-
 from conftest import HTML, ROOT
 
 MATHJAX_CDN = re.compile(r"^https://cdn\.jsdelivr\.net/npm/mathjax@3/es5/(.*)$")
@@ -57,7 +57,11 @@ _PAGE_STATE = """async () => {
   }
   const images = Array.from(document.images).map(i => ({src: i.currentSrc || i.src, ok: i.complete && i.naturalWidth > 0,
                                                         lazy: i.loading === 'lazy'}));
-  return {nMath: mathSpans.length, unrendered, errors, leftovers, images};
+  // dropdowns (answers, solutions, the papers' slips) start closed: sphinx-togglebutton hid their body
+  const openDropdowns = Array.from(art.querySelectorAll('.admonition.dropdown'))
+    .filter(e => !e.classList.contains('toggle-hidden'))
+    .map(e => (e.querySelector('.admonition-title') || e).textContent.trim().slice(0, 60));
+  return {nMath: mathSpans.length, unrendered, errors, leftovers, images, openDropdowns};
 }"""
 
 
@@ -106,6 +110,7 @@ def test_page_renders(page, browser, mathjax_dir, built_pages):
         broken.append(im["src"][:120])
     assert not broken, f"{page}: images that do not load: {broken[:5]}"
     assert not [u for u in blocked if "mathjax" in u], f"{page}: MathJax files missing from the local copy"
+    assert not state["openDropdowns"], f"{page}: dropdowns that do not start closed: {state['openDropdowns'][:5]}"
 
 
 # ---------------------------------------------------------------------------------------------- static checks
@@ -176,6 +181,63 @@ def test_widget_demos_have_static_figures(built_pages):
         if static and n_images < static:
             problems.append(f"{page}: {static} widget demos but only {n_images} images on the page")
     assert not problems, "\n".join(problems)
+
+
+#: the lecture pages not yet rewritten to the arc of CONTRIBUTING.md ("Add a lecture"); each still prints more
+#: code and text than a quarter of its page.  The test fails when one of them meets the target (strict xfail):
+#: then it leaves this set.
+NOT_YET_LECTURES = {"chapters/l1_problem", "chapters/lower_bound", "chapters/smidas", "chapters/experiments",
+                    "chapters/projections", "chapters/exponentiated", "chapters/pgs", "chapters/radar",
+                    "chapters/estimators"}
+#: code and printed text at most this share of a lecture page's text (tests_html/code_share.py measures it)
+CODE_SHARE = 0.25
+
+
+@pytest.mark.parametrize("page", [p for p in PAGES if p.startswith("chapters/")])
+def test_code_share(page, built_pages, request):
+    """Code and printed text are at most a quarter of each lecture page's text: the page teaches in prose,
+    figures and its one short lesson cell, with plotting, tables and listings out of the reading path."""
+    if page in NOT_YET_LECTURES:
+        request.applymarker(pytest.mark.xfail(strict=True, reason="not yet rewritten as a lecture"))
+    share = code_share.share((HTML / f"{page}.html").read_text(encoding="utf-8"))
+    assert share <= CODE_SHARE, f"{page}: code and printed text are {100 * share:.0f}% of the page's text"
+
+
+class _LinkTexts(HTMLParser):
+    """The text of every internal link of a page."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.texts, self._in = [], None
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "a" and "reference internal" in (a.get("class") or ""):
+            self._in = [a.get("href", ""), ""]
+
+    def handle_endtag(self, tag):
+        if tag == "a" and self._in is not None:
+            self.texts.append(tuple(self._in))
+            self._in = None
+
+    def handle_data(self, data):
+        if self._in is not None:
+            self._in[1] += data
+
+
+_KINDS = ("Theorem", "Lemma", "Corollary", "Proposition", "Algorithm", "Definition", "Remark", "Example",
+          "Assumption", "Conjecture", "Property", "Observation", "Criterion", "Axiom", "Exercise")
+
+
+def test_no_reference_is_a_bare_kind(built_pages):
+    """A reference to a paper's result (an unnumbered box) must say which one: a link whose whole text is
+    "Theorem" (what a bare {prf:ref} of an unnumbered box renders) names nothing."""
+    bare = []
+    for page in built_pages:
+        p = _LinkTexts()
+        p.feed(page.read_text(encoding="utf-8", errors="replace"))
+        bare += [f"{page.relative_to(HTML)} -> {href}" for href, text in p.texts if text.strip() in _KINDS]
+    assert not bare, "references that only say a kind ('Theorem'):\n" + "\n".join(bare[:30])
 
 
 def test_launch_links(built_pages):

@@ -37,6 +37,12 @@ def chapter_text(root: Path, chapter: str) -> str:
 _DIRECTIVE = re.compile(r"^```\{prf:(\w+)\}([^\n]*)\n((?::[^\n]*\n)*)", re.M)
 
 
+def lecture_title(text: str) -> str:
+    """The first level-1 heading of a lecture's markdown ("" if none)."""
+    m = re.search(r"^# (.+)$", text, re.M)
+    return m.group(1).strip() if m else ""
+
+
 def directives(text: str):
     """(kind, title, label) of every sphinx-proof directive in a chapter's markdown."""
     out = []
@@ -72,19 +78,27 @@ def render_index(root) -> str:
     """The MyST markdown of the theorem index."""
     root = Path(root)
     tests = tests_by_name(root)
-    prf_labels = {}
+    prf_labels, titles = {}, {}
     for chapter in {e.chapter for e in registry.REGISTRY}:
-        for kind, title, label in directives(chapter_text(root, chapter)):
+        text = chapter_text(root, chapter)
+        titles[chapter] = lecture_title(text) or chapter
+        for kind, title, label in directives(text):
             if label:
-                prf_labels[label] = kind
+                prf_labels[label] = (kind, title)
     lines = [
         "# Theorem index",
         "",
         "Every theorem, lemma, proposition, corollary and numbered bound of the five papers that l1lab implements,",
         "generated from the registry `l1lab.theory.registry` by `python -m l1lab.theory.index`. For each result:",
-        "the function that computes it, the place in the book that states or demonstrates it, and the tests that",
-        "check it (`tests/...`). Statements are given in the plain-text form of the registry; the chapters typeset",
-        "them. Where a paper's printed form is wrong, the registry keeps the derived form and notes the difference.",
+        "the function that computes it, the lecture that states or demonstrates it, and the tests that check it",
+        "(`tests/...`). Statements are given in the plain-text form of the registry; the lectures typeset them.",
+        "Where a paper's printed form is wrong, the registry keeps the derived form and notes the difference.",
+        "",
+        "**Numbering.** The column *result* is the paper's own numbering (Theorem 1 of Shalev-Shwartz & Tewari is",
+        "\"Theorem 1\" under their heading). The book does not renumber the papers' results: each is stated in an",
+        "unnumbered box titled by paper and number, and the column *in the book* links to that box by the title of",
+        "its lecture. The few results of the book's own (a repaired statement, an extension beyond the papers) carry",
+        "the book's numbering, and their boxes say \"this book\"; they are marked *(this book)* here.",
         "",
     ]
     by_source = defaultdict(list)
@@ -93,7 +107,15 @@ def render_index(root) -> str:
     for source, entries in by_source.items():
         lines += [f"## {source}", "", "| result | statement | function | in the book | tests |", "|---|---|---|---|---|"]
         for e in entries:
-            where = (f"{{prf:ref}}`{e.label}`" if e.label in prf_labels else f"{{ref}}`{e.label}`") if e.label else "–"
+            lecture = titles.get(e.chapter, e.chapter).replace("`", "")
+            if not e.label:
+                where = "–"
+            elif e.label in prf_labels:
+                where = f"{{prf:ref}}`{lecture} <{e.label}>`"
+                if "this book" in prf_labels[e.label][1]:
+                    where += " *(this book)*"
+            else:
+                where = f"{{ref}}`{lecture} <{e.label}>`"
             name = e.function.__name__
             t = tests.get(name, [])
             shown = "<br>".join(f"`{x}`" for x in t[:3]) + (f" (+{len(t) - 3})" if len(t) > 3 else "")

@@ -1,0 +1,102 @@
+r"""The book's lectures, what each needs first, and the roadmap figure of the introduction.
+
+:data:`LECTURES` lists every lecture of the table of contents with the lectures it builds on; the introduction
+draws it (:func:`roadmap_figure`) and the instructors' page tabulates it (:func:`dependency_table`).
+``tests/test_book.py`` checks that it names exactly the lectures of ``_toc.yml``, in their order, and that every
+prerequisite comes earlier in the book.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from matplotlib.figure import Figure
+from matplotlib.patches import Patch
+
+from . import style as _style
+
+__all__ = ["LECTURES", "Lecture", "dependency_table", "depths", "roadmap_figure"]
+
+
+@dataclass(frozen=True)
+class Lecture:
+    """A lecture: its page (``chapters/<name>``), a short title for the figure, its paper, what it needs first
+    (pages; only the direct needs, the figure draws one arrow per need), the minutes it takes to read, and its
+    place in the roadmap (column, row)."""
+
+    page: str
+    short: str
+    paper: str
+    needs: tuple
+    minutes: int
+    place: tuple
+
+
+SST, DSSC, KFE, ZHU, ANW = ("Shalev-Shwartz & Tewari (2011)", "Duchi et al. (2008)",
+                            "Kakade, Foster & Even-Dar (2008)", "Zhu et al. (2009)",
+                            "Agarwal, Negahban & Wainwright (2012)")
+
+#: every lecture of the book in the order of the table of contents
+LECTURES = (
+    Lecture("chapters/l1_problem", "The ℓ1 problem", SST, (), 25, (0, 3)),
+    Lecture("chapters/scd", "Stochastic coordinate\ndescent", SST, ("chapters/l1_problem",), 30, (1, 0)),
+    Lecture("chapters/lower_bound", "What no coordinate\nmethod can beat", SST, ("chapters/scd",), 35, (2, 0)),
+    Lecture("chapters/smidas", "Mirror descent\nmade sparse", SST, ("chapters/scd",), 30, (2, 2)),
+    Lecture("chapters/smidas_truncgrad", "Truncated gradient\nand the p-norm", SST, ("chapters/smidas",), 30,
+            (3, 2)),
+    Lecture("chapters/experiments", "The experiments\nof Section 4", SST, ("chapters/smidas_truncgrad",), 25,
+            (4, 2)),
+    Lecture("chapters/projections", "Projecting onto\nthe ℓ1 ball", DSSC, ("chapters/l1_problem",), 30, (1, 5)),
+    Lecture("chapters/projections_sparse", "Sparse updates,\nprojected gradient", DSSC,
+            ("chapters/projections",), 30, (2, 5)),
+    Lecture("chapters/exponentiated", "Multiplicative\nupdates", KFE, ("chapters/projections",), 30, (2, 6)),
+    Lecture("chapters/exponentiated_scaling", "The log d\nmiracle", KFE, ("chapters/exponentiated",), 30, (3, 6)),
+    Lecture("chapters/pgs", "The Primal\nGradient Solver", ZHU, ("chapters/smidas",), 30, (3, 3)),
+    Lecture("chapters/pgs_more_data", "More data,\nless time", ZHU, ("chapters/pgs",), 30, (4, 3)),
+    Lecture("chapters/radar", "RADAR", ANW, ("chapters/smidas", "chapters/projections"), 35, (3, 4)),
+    Lecture("chapters/radar_simulations", "RADAR's rates\nin simulation", ANW, ("chapters/radar",), 30, (4, 4)),
+    Lecture("chapters/estimators", "l1lab from\nscikit-learn", "", ("chapters/scd",), 15, (2, 1)),
+)
+
+#: the colour of each paper's lectures in the roadmap (from the book's palette)
+_PAPER_COLORS = {SST: "SCD", DSSC: "projected gradient", KFE: "SMG", ZHU: "GCD", ANW: "TruncGrad", "": "SGD"}
+
+
+def dependency_table(lectures=LECTURES) -> str:
+    """A markdown table: lecture, paper, what it needs first, reading time."""
+    title = {lec.page: lec.short.replace("\n", " ") for lec in lectures}
+    rows = ["| lecture | paper | needs first | minutes |", "|---|---|---|---|"]
+    for lec in lectures:
+        needs = ", ".join(f"{{doc}}`{title[n]} <{n.split('/')[-1]}>`" for n in lec.needs) or "—"
+        rows.append(f"| {{doc}}`{title[lec.page]} <{lec.page.split('/')[-1]}>` | {lec.paper or 'the package'} | "
+                    f"{needs} | {lec.minutes} |")
+    return "\n".join(rows)
+
+
+def roadmap_figure(lectures=LECTURES, figsize=(8.0, 5.6)) -> Figure:
+    """The lectures as boxes at their places (column: how far into the book, row: the track), coloured by paper,
+    with an arrow from each lecture to every lecture that needs it."""
+    pos = {lec.page: lec.place for lec in lectures}
+    n_cols = 1 + max(c for c, _ in pos.values())
+    n_rows = 1 + max(r for _, r in pos.values())
+    fig = Figure(figsize=figsize, dpi=100)
+    ax = fig.add_axes((0.0, 0.0, 1.0, 1.0))
+    ax.set_xlim(-0.5, n_cols - 0.5)
+    ax.set_ylim(n_rows - 0.5, -0.5)
+    ax.axis("off")
+    boxes = {}
+    for lec in lectures:
+        x, y = pos[lec.page]
+        algo = _PAPER_COLORS[lec.paper]
+        boxes[lec.page] = ax.text(x, y, lec.short, ha="center", va="center", fontsize=9, zorder=3,
+                                  bbox=dict(boxstyle="round,pad=0.35", fc=_style.shade(algo, -0.85),
+                                            ec=_style.ALGORITHM_COLORS[algo], lw=1.2))
+    for lec in lectures:
+        for need in lec.needs:
+            # from the right edge of the needed lecture to the left edge of the one that needs it
+            ax.annotate("", xy=(0.0, 0.5), xycoords=boxes[lec.page], xytext=(1.0, 0.5), textcoords=boxes[need],
+                        arrowprops=dict(arrowstyle="-|>", color="0.4", lw=0.9, shrinkA=6, shrinkB=6), zorder=4)
+    handles = [Patch(fc=_style.shade(algo, -0.85), ec=_style.ALGORITHM_COLORS[algo], lw=1.2,
+                     label=paper or "using the package")
+               for paper, algo in _PAPER_COLORS.items() if any(lec.paper == paper for lec in lectures)]
+    ax.legend(handles=handles, loc="upper right", fontsize=9, frameon=False)
+    return fig
