@@ -17,7 +17,8 @@
 import re
 
 # an unnumbered sphinx-proof title whose own title starts with the same kind: "Theorem (Theorem 1 of X)"
-_UNNUMBERED = re.compile(r'<span class="caption-number">(?P<kind>[A-Z][a-z]+) </span> \((?P<title>(?P=kind)\b.*?)\)</p>')
+_UNNUMBERED = re.compile(r'<span class="caption-number">(?P<kind>[A-Z][a-z]+) </span> '
+                         r'\((?P<title>(?P=kind)\b.*?)\)</p>')
 
 
 def _fix_page(app, pagename, templatename, context, doctree):

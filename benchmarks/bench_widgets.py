@@ -124,7 +124,8 @@ def bench(name, make, n_moves=2):
     med_cpu = statistics.median(cpu) if cpu else float("nan")
     print(f"{name:>17}: first draw {first:6.2f} s | {len(times):2d} updates: median {med:5.2f} s "
           f"(CPU {med_cpu:5.2f} s), max {worst[1]:5.2f} s ({worst[0]}), {100 * live:3.0f}% under {LIVE} s")
-    return {"first": first, "median": med, "median_cpu": med_cpu, "max": worst[1], "max_control": worst[0], "live_share": live,
+    return {"first": first, "median": med, "median_cpu": med_cpu, "max": worst[1], "max_control": worst[0],
+            "live_share": live,
             "updates": [{"control": c, "seconds": t} for c, t in times]}
 
 

@@ -685,7 +685,8 @@ def _execute(todo, data, loss, n_checkpoints, options, cache, n_jobs, cluster, p
                 store(*_run_task(k, t, ds.X, ds.y, ds.fingerprint, loss, n_checkpoints, options[t.solver]))
         elif cluster is None:
             joblib = require("joblib", "a parallel sweep (n_jobs != 1)", "parallel")
-            for key, packed in joblib.Parallel(n_jobs=n_jobs, return_as="generator_unordered")(call(t, k) for t, k in todo):
+            parallel = joblib.Parallel(n_jobs=n_jobs, return_as="generator_unordered")
+            for key, packed in parallel(call(t, k) for t, k in todo):
                 store(key, packed)
         else:
             joblib = require("joblib", "a sweep on a Dask cluster", "dask")

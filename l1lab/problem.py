@@ -300,8 +300,9 @@ def unpenalized_minimizer(problem, U, max_steps=100):
     """argmin over w_U of C(w) with every w_j, j not in U, at zero (U: a few column indices).
 
     Squared loss: least squares.  Logistic loss: Newton's method with a backtracking line search, to a gradient
-    of 1e-13 or a Newton decrement of 1e-16 (|L'| <= 1 and |x_ij| <= 1 make these absolute scales).  Hinge loss: the linear program.  Raises
-    ValueError when no finite minimizer exists (e.g. logistic labels of one class with an intercept)."""
+    of 1e-13 or a Newton decrement of 1e-16 (|L'| <= 1 and |x_ij| <= 1 make these absolute scales).  Hinge loss:
+    the linear program.  Raises ValueError when no finite minimizer exists (e.g. logistic labels of one class with
+    an intercept)."""
     m = problem.m
     XU = problem.X[:, U]
     XU = XU.toarray() if sp.issparse(XU) else np.asarray(XU)

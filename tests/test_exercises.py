@@ -101,7 +101,8 @@ WRONG = {
     E.check_data_accesses: lambda X, method, idx: float(len(idx) * X.shape[0 if method == "scd" else 1]),
     E.check_choose_eta: lambda etas, vals: (etas[int(np.nanargmin(vals))], False),          # never at an edge
     E.check_radar_update: _radar_update_as_printed,
-    E.check_epoch_length: lambda R, i, d, s, g, G, sig, om, c1: anw.epoch_length(R, 1, d, s, g, G, sig, om, c1),  # omega_i
+    # the epoch length of epoch 1 whatever epoch i is asked for (omega_i ignored)
+    E.check_epoch_length: lambda R, i, d, s, g, G, sig, om, c1: anw.epoch_length(R, 1, d, s, g, G, sig, om, c1),
 }
 
 
@@ -159,7 +160,8 @@ def test_student_notebooks_are_the_solutions_without_answers():
     for name in CHAPTERS:
         sol = nbformat.read(SOLUTIONS / f"{name}.ipynb", as_version=4)
         stu = nbformat.read(STUDENT / f"{name}.ipynb", as_version=4)
-        assert stu == E.make_student_notebook(sol), f"{name}: regenerate with python -m l1lab.book.exercises students ..."
+        assert stu == E.make_student_notebook(sol), \
+            f"{name}: regenerate with python -m l1lab.book.exercises students ..."
         assert sum(E.SOLUTION_BEGIN in c.source for c in sol.cells if c.cell_type == "code") >= 2
         assert not any(E.SOLUTION_BEGIN in c.source for c in stu.cells)
         assert all(not c.get("outputs") for c in stu.cells if c.cell_type == "code")

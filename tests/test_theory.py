@@ -57,7 +57,8 @@ def test_squared_runtime_uses_psi0():
 
 
 def test_runtime_comparisons_of_section_1_1():
-    """Tseng-Yun is d times bound (2); boosting is between (2) and d times (2) since ||w||_2 <= ||w||_1 <= sqrt(d)||w||_2."""
+    """Tseng-Yun is d times bound (2); boosting is between (2) and d times (2) since
+    ||w||_2 <= ||w||_1 <= sqrt(d)||w||_2."""
     rng = np.random.default_rng(0)
     for _ in range(50):
         d = int(rng.integers(2, 1000))
@@ -110,7 +111,8 @@ def test_registry_chapters_exist():
 def test_every_public_bound_is_registered():
     from l1lab.theory import duchi2008, kakade_foster_evendar
 
-    funcs = {f for mod in (sst, duchi2008, kakade_foster_evendar) for name, f in inspect.getmembers(mod, inspect.isfunction)
+    funcs = {f for mod in (sst, duchi2008, kakade_foster_evendar)
+             for name, f in inspect.getmembers(mod, inspect.isfunction)
              if not name.startswith("_") and f.__module__ == mod.__name__}
     registered = {e.function for e in registry.REGISTRY}
     assert funcs <= registered, sorted(f.__name__ for f in funcs - registered)
@@ -154,7 +156,8 @@ def test_theorem3_optimal_eta_and_printed_forms():
         assert sst.smidas_bound_lipschitz(eta, T, rho, w1, p, d) == pytest.approx(
             sst.smidas_rate_lipschitz(T, rho, w1, p, d))
         for f in (0.5, 2.0):
-            assert sst.smidas_bound_lipschitz(f * eta, T, rho, w1, p, d) > sst.smidas_bound_lipschitz(eta, T, rho, w1, p, d)
+            moved = sst.smidas_bound_lipschitz(f * eta, T, rho, w1, p, d)
+            assert moved > sst.smidas_bound_lipschitz(eta, T, rho, w1, p, d)
         assert sst.smidas_rate_lipschitz(T, rho, w1, p, d) <= sst.smidas_rate_lipschitz_as_printed(T, rho, w1, d)
         # case (14): Lemma 7's eta and bound, and the printed log-d form is larger
         eta14 = sst.smidas_eta_self_bounded(T, rho, w1, p0, p, d)

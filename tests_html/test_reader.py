@@ -53,9 +53,12 @@ _PAGE_STATE = """async () => {
     const p = n.parentElement;
     if (p.closest('pre, code, .math, mjx-container, script, style, .output, .cell_output')) continue;
     const t = n.textContent;
-    if (/\\$[^$\\s][^$]*\\$|\\\\\\(|\\\\\\[|\\\\(frac|sum|mathbb|left|right)\\b/.test(t)) leftovers.push(t.trim().slice(0, 80));
+    if (/\\$[^$\\s][^$]*\\$|\\\\\\(|\\\\\\[|\\\\(frac|sum|mathbb|left|right)\\b/.test(t)) {
+      leftovers.push(t.trim().slice(0, 80));
+    }
   }
-  const images = Array.from(document.images).map(i => ({src: i.currentSrc || i.src, ok: i.complete && i.naturalWidth > 0,
+  const images = Array.from(document.images).map(i => ({src: i.currentSrc || i.src,
+                                                        ok: i.complete && i.naturalWidth > 0,
                                                         lazy: i.loading === 'lazy'}));
   // dropdowns (answers, solutions, the papers' slips) start closed: sphinx-togglebutton hid their body
   const openDropdowns = Array.from(art.querySelectorAll('.admonition.dropdown'))

@@ -90,7 +90,8 @@ def figure_axes(fig, figsize, build=None, *, key=None, layout="constrained", **s
     function returned last time.  The axes come from ``build(fig)`` (any callable returning them), or, without
     ``build``, from ``fig.subplots(**subplots_kw)``.  When ``fig`` was made by the same ``key`` (by default the
     build and the keyword arguments), its axes are cleared with :func:`clear_axes` and returned as they are;
-    otherwise (or if an axes could not be cleared) the figure is cleared and rebuilt.  Figure-level texts (the suptitle) and legends are removed.
+    otherwise (or if an axes could not be cleared) the figure is cleared and rebuilt.  Figure-level texts (the
+    suptitle) and legends are removed.
     """
     if key is None:
         key = (getattr(build, "__qualname__", None), repr(sorted(subplots_kw.items())))

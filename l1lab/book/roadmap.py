@@ -14,7 +14,7 @@ from matplotlib.patches import Patch
 
 from . import style as _style
 
-__all__ = ["LECTURES", "Lecture", "dependency_table", "depths", "roadmap_figure"]
+__all__ = ["LECTURES", "Lecture", "dependency_table", "roadmap_figure"]
 
 
 @dataclass(frozen=True)

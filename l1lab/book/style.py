@@ -42,8 +42,8 @@ FLOOR = dict(color="0.45", ls=":", lw=1)
 MEAN_LW = 2.0
 BAND_ALPHA = 0.2
 
-_THEORY = re.compile(r"^\s*(Theorem|Lemma|Corollary|Proposition|Prop\.|Cor\.|bound\b|the bound|printed bound|eq\.\s*\()",
-                     re.IGNORECASE)
+_THEORY = re.compile(r"^\s*(Theorem|Lemma|Corollary|Proposition|Prop\.|Cor\.|bound\b|the bound|printed bound"
+                     r"|eq\.\s*\()", re.IGNORECASE)
 _NAMES = sorted(ALGORITHM_COLORS, key=len, reverse=True)   # "RADAR-CONST" before "RADAR"
 
 

@@ -170,7 +170,8 @@ def exact_design(B, d=None, mirrored=True):
     B = _check_B(B)
     if float(B) not in _FIELD:
         raise ValueError(f"an exact finite instance is built for B in {EXACT_B} only (P[X_j = y | y] = 3/4 or 2/3, "
-                         f"realised over GF(4) or GF(3)); for B = {B} use l1lab.data.lower_bound.sample(B, m, seed=...)")
+                         f"realised over GF(4) or GF(3)); for B = {B} use "
+                         f"l1lab.data.lower_bound.sample(B, m, seed=...)")
     B = int(B)
     q = _FIELD[B]
     d = sst.lemma5_dimension(B) if d is None else int(d)

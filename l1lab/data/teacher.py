@@ -7,8 +7,9 @@ signs) for :math:`j < p` and 0 otherwise.
 **A counter-based stream.**  Example ``t`` of stream ``seed`` at dimension ``d`` is a pure function of
 ``(seed, d, t)``: its signs are the bits of splitmix64 hashes of the counter, and its label compares a hashed
 uniform with :math:`\sigma(\langle w^\star, x\rangle)`.  So a stream needs no storage: the kernels
-:func:`l1lab.solvers.streamed.smg_stream` and :func:`~l1lab.solvers.streamed.sg_l2_stream` regenerate each example when they need it and run SMG and SG in
-O(d) memory, which is what lets the scaling demo reach :math:`d = 10^5` with thousands of samples.
+:func:`l1lab.solvers.streamed.smg_stream` and :func:`~l1lab.solvers.streamed.sg_l2_stream` regenerate each example
+when they need it and run SMG and SG in O(d) memory, which is what lets the scaling demo reach :math:`d = 10^5`
+with thousands of samples.
 :func:`teacher_problem` materializes the same examples as a :class:`~l1lab.problem.Problem`, so that the
 general solvers :func:`~l1lab.solvers.online.smg` and :func:`~l1lab.solvers.online.sg_l2` reproduce the
 streamed runs bit for bit (``tests/test_teacher.py``).  The stream of length n is the first n examples of
@@ -130,8 +131,9 @@ def teacher_problem(n, d, p=2, beta=2.0, seed=0) -> Problem:
     """The first n examples of stream ``seed`` as a Problem (logistic loss, lam = 0).
 
     The dense matrix is stored as CSC with every entry present (the cheapest way to hand it to the online
-    solvers); it takes 12 n d bytes, so long streams at large d are better run by :func:`l1lab.solvers.streamed.smg_stream`
-    and :func:`~l1lab.solvers.streamed.sg_l2_stream`, which produce the same iterates without storing anything."""
+    solvers); it takes 12 n d bytes, so long streams at large d are better run by
+    :func:`l1lab.solvers.streamed.smg_stream` and :func:`~l1lab.solvers.streamed.sg_l2_stream`, which produce the
+    same iterates without storing anything."""
     n, d, p = int(n), int(d), int(p)
     check_teacher(d, p, beta)
     seed = check_seed(seed)

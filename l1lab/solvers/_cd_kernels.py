@@ -78,8 +78,8 @@ def _grad_dense(code, xj, z, y, xty_j, inv_m):
 
 @njit(cache=True, inline="always")
 def sparse_dot(indptr, indices, data, j, v):
-    """(indptr: uint64.)  sum_k data[k] v[indices[k]] over column j, with four partial sums: a single running sum is bound
-    by the latency of floating-point addition, four independent ones are not (fixed order: deterministic)."""
+    """(indptr: uint64.)  sum_k data[k] v[indices[k]] over column j, with four partial sums: a single running sum is
+    bound by the latency of floating-point addition, four independent ones are not (fixed order: deterministic)."""
     start = indptr[j]
     end = indptr[j + 1]
     s0 = 0.0

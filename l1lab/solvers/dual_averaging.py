@@ -6,9 +6,9 @@ Sources of stochastic gradients (``source``):
 
 * a *stream* (the paper's setting: one fresh sample per iteration): any callable ``sampler(rng, n)``
   returning (X, y) with X of shape (n, d), e.g. :class:`l1lab.data.radar.UniformDesignStream`
-  (x ~ Unif[-B, B]^d, y = <theta*, x> + w, w ~ N(0, eta^2)).  Samples are requested in blocks of a fixed size that depends on d
-  only, so the samples, and hence every result, depend only on (source, seed): RADAR, RDA and SGD run with one
-  seed see the same samples, whatever the checkpoints or epochs;
+  (x ~ Unif[-B, B]^d, y = <theta*, x> + w, w ~ N(0, eta^2)).  Samples are requested in blocks of a fixed size
+  that depends on d only, so the samples, and hence every result, depend only on (source, seed): RADAR, RDA and
+  SGD run with one seed see the same samples, whatever the checkpoints or epochs;
 * a *finite pool* (eq. (15)): a :class:`l1lab.Problem` built with ``lam=0``, sampled uniformly with
   replacement (indices drawn up front).
 
@@ -199,8 +199,8 @@ def _check_R1(R1, theta_star):
     if theta_star is not None:
         n1 = float(np.abs(theta_star).sum())
         if R1 < n1 * (1 - 1e-12):
-            raise ValueError(f"R1 = {R1:.6g} is below ||theta*||_1 = {n1:.6g}: R1 must bound ||theta*||_1 (Algorithm 1; "
-                             f"for SGD, the l1 ball must contain theta*)")
+            raise ValueError(f"R1 = {R1:.6g} is below ||theta*||_1 = {n1:.6g}: R1 must bound ||theta*||_1 "
+                             f"(Algorithm 1; for SGD, the l1 ball must contain theta*)")
     return R1
 
 
@@ -307,7 +307,8 @@ class _Radar:
         self._begin_epoch()
         self.info = {"method": "radar" if lam is None else "eda", "epochs": rule, "R1": R1, "p": self.p,
                      "lam": lam, "alpha": alpha, "s": s, "gamma": gamma, "omega": omega, "c1": c1,
-                     "step_constant": step_constant, "lam_constant": lam_constant, "epoch_length": self.length if rule == "constant" else None}
+                     "step_constant": step_constant, "lam_constant": lam_constant,
+                     "epoch_length": self.length if rule == "constant" else None}
 
     # ---- the parameters of epoch i
     def _Gs(self, R):
@@ -383,8 +384,8 @@ class _Radar:
 
 
 def radar(source, n_iter, *, R1, epochs="oracle", theta_star=None, s=None, gamma=None, G=None, sigma=None,
-          omega=None, c1=None, lam=None, alpha=None, step_constant=5.0, lam_constant=1.0, epoch_length=None, oracle_check=1 / 64,
-          p=None, loss="squared", seed=0, n_checkpoints=60):
+          omega=None, c1=None, lam=None, alpha=None, step_constant=5.0, lam_constant=1.0, epoch_length=None,
+          oracle_check=1 / 64, p=None, loss="squared", seed=0, n_checkpoints=60):
     r"""RADAR, Algorithm 1 of Agarwal, Negahban & Wainwright (2012).
 
     Epoch i = 1, 2, ...: mu_0 = 0, theta_0 = y_i (y_1 = 0); for t = 0, ..., T_i - 1, with a stochastic gradient
@@ -490,8 +491,9 @@ def radar(source, n_iter, *, R1, epochs="oracle", theta_star=None, s=None, gamma
     algo = _Radar(samples, n_iter, R1, theta_star, epochs, lam, alpha, s, gamma, G, sigma, omega, c1,
                   step_constant, lam_constant, epoch_length, oracle_check, p)
     if epochs == "theory" and algo.length > n_iter:
-        raise ValueError(f"n_iter = {n_iter} is too small for one epoch: (9) gives T_1 = {algo.length} with c1 = {c1:g}; "
-                         "RADAR would return y_1 = 0. Increase n_iter or lower c1 (the paper leaves it unspecified)")
+        raise ValueError(f"n_iter = {n_iter} is too small for one epoch: (9) gives T_1 = {algo.length} with "
+                         f"c1 = {c1:g}; RADAR would return y_1 = 0. Increase n_iter or lower c1 (the paper leaves "
+                         "it unspecified)")
     algo.info["seed"] = seed
     return _run(algo, samples, n_iter, n_checkpoints, theta_star)
 

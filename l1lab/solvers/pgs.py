@@ -183,8 +183,9 @@ def _pgs_chunk(code, indptr, indices, data, y, batches, lam, st, wsum, mark, g, 
     st (float64 state vector): [0] t, steps done; [1] M, the scale of u = |lambda|/M; [2] S = sum_j u_j^q;
     [3] c_t; [4] Csum = sum of c_r for the averaged output (in units of the current M); [5] S_abs, the sum of
     |terms| added and removed since the last exact recompute; [6] touched coordinates since then; [7] S right
-    after that recompute; [8] the number of exact recomputes.  The recompute also runs when S grows 1024-fold: c_t ~ S^((p-2)/p) then shrinks, and
-    for p near 1 a large drop of c would let the lazy differences Csum - mark_j cancel.
+    after that recompute; [8] the number of exact recomputes.  The recompute also runs when S grows 1024-fold:
+    c_t ~ S^((p-2)/p) then shrinks, and for p near 1 a large drop of c would let the lazy differences Csum - mark_j
+    cancel.
     Averaged output (wsum of length n): wsum_j + phi_j(lambda_j) (Csum - mark_j) is sum_{r<t} w_r; a
     coordinate's pending contribution is flushed before lambda_j changes.  Returns the data accesses.
     """

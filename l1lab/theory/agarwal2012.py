@@ -383,7 +383,8 @@ def corollary2_probability(n, d, sigma_min, eta_x, delta, c1=1.0):
     c1 unspecified)."""
     d = _dim(d)
     _pos(n=n, sigma_min=sigma_min, eta_x=eta_x, delta=delta, c1=c1)
-    p = 1.0 - 2.0 * math.exp(-c1 * n * min(sigma_min ** 2 / eta_x ** 4, 1.0)) - 6.0 * math.exp(-delta * math.log(d) / 12)
+    p = (1.0 - 2.0 * math.exp(-c1 * n * min(sigma_min ** 2 / eta_x ** 4, 1.0))
+         - 6.0 * math.exp(-delta * math.log(d) / 12))
     return max(0.0, p)
 
 

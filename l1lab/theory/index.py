@@ -105,7 +105,8 @@ def render_index(root) -> str:
     for e in registry.REGISTRY:
         by_source[e.source].append(e)
     for source, entries in by_source.items():
-        lines += [f"## {source}", "", "| result | statement | function | in the book | tests |", "|---|---|---|---|---|"]
+        lines += [f"## {source}", "", "| result | statement | function | in the book | tests |",
+                  "|---|---|---|---|---|"]
         for e in entries:
             lecture = titles.get(e.chapter, e.chapter).replace("`", "")
             if not e.label:
