@@ -30,11 +30,14 @@ lam * 0 / beta), the mirror-descent solvers never truncate it, and the objective
 ``lambda_max`` and reference solution of :class:`l1lab.Problem` all use the weighted penalty.  It is exact, for
 every loss and solver, and needs no centering (which would break sparsity and the [-1, 1] bound).
 
-**Scaling.**  The solvers need features in [-1, 1].  With ``scale=None`` (default) other inputs get the same
-error as :class:`l1lab.Problem`; ``scale="maxabs"`` divides each column by its largest absolute value
-(:func:`l1lab.data.scale_features`, sparsity kept) before fitting and divides ``coef_`` by the same factors
-after, so predictions on unscaled X are right.  As with a ``MaxAbsScaler`` in a ``Pipeline`` (which it equals,
-up to the folding), the penalty then applies to the coefficients of the scaled features.
+**Scaling.**  The theory (Lemma 6, every step size) needs features in [-1, 1].  ``scale="auto"`` (default)
+accepts any finite data: a column that leaves [-1, 1] is divided by its largest absolute value, a column inside
+it is left as it is; ``scale="maxabs"`` divides every column by its largest absolute value
+(:func:`l1lab.data.scale_features`); ``scale=None`` enforces the theory's assumption and raises the error of
+:class:`l1lab.Problem` on a feature outside [-1, 1].  The factors are kept in ``scale_`` (1 for a column left as
+it is) and ``coef_`` is divided by them, so ``coef_`` is in the units of the data and predictions on unscaled X
+are right; as with a ``MaxAbsScaler`` in a ``Pipeline``, the penalty applies to the coefficients of the scaled
+columns.  Sparsity is kept.
 
 **Sparse input** (CSR/CSC, any scipy sparse format) is never densified.  **Sample weights** are not supported:
 every solver minimizes the unweighted mean loss of problem (1), so ``fit(X, y, sample_weight=...)`` raises a
@@ -61,7 +64,6 @@ except ImportError as err:  # validate_data and __sklearn_tags__ are scikit-lear
     raise ImportError(f"l1lab.estimators needs scikit-learn >= 1.6; found {sklearn.__version__}") from err
 
 from . import solvers
-from .data.synthetic import scale_features
 from .links import smidas_p
 from .problem import Problem
 
@@ -79,6 +81,8 @@ SOLVERS = {
 #: default ``max_epochs`` per family: a cap for coordinate descent (which stops at ``tol``), the whole budget
 #: of the stochastic-gradient solvers
 DEFAULT_MAX_EPOCHS = {"cd": 10_000, "sgd": 50}
+#: the values of ``scale``
+SCALES = ("auto", "maxabs", None)
 _RESERVED = {"n_iter", "seed", "eta", "tol", "problem"}
 
 
@@ -115,7 +119,7 @@ class _L1Base(BaseEstimator):
 
     _loss = None
 
-    def __init__(self, lam=1e-3, *, solver="scd", fit_intercept=True, scale=None, max_epochs=None, tol=1e-8,
+    def __init__(self, lam=1e-3, *, solver="scd", fit_intercept=True, scale="auto", max_epochs=None, tol=1e-8,
                  eta=None, random_state=0, solver_options=None):
         self.lam = lam
         self.solver = solver
@@ -143,8 +147,8 @@ class _L1Base(BaseEstimator):
             raise ValueError(f"{name}: lam must be a finite number >= 0, got {self.lam!r}")
         if not isinstance(self.fit_intercept, (bool, np.bool_)):
             raise ValueError(f"{name}: fit_intercept must be True or False, got {self.fit_intercept!r}")
-        if self.scale not in (None, "maxabs"):
-            raise ValueError(f"{name}: scale must be None or 'maxabs', got {self.scale!r}")
+        if self.scale not in SCALES:
+            raise ValueError(f"{name}: scale must be one of {SCALES}, got {self.scale!r}")
         max_epochs = DEFAULT_MAX_EPOCHS[family] if self.max_epochs is None else self.max_epochs
         if isinstance(max_epochs, bool) or not isinstance(max_epochs, numbers.Real) or not (
                 max_epochs > 0 and math.isfinite(max_epochs)):
@@ -192,21 +196,29 @@ class _L1Base(BaseEstimator):
     # ------------------------------------------------------------------ design matrix
     def _design(self, X):
         """Scaled (or range-checked) X with the intercept column appended, the penalty weights and the
-        per-feature scale factors."""
+        per-feature scale factors (None: no column scaled)."""
         d = X.shape[1]
         factors = None
-        if self.scale == "maxabs" and sp.issparse(X):
-            X, factors = scale_features(X, return_scale=True)
-        elif self.scale == "maxabs":  # as scale_features, written straight into the design matrix below
-            factors = np.abs(X).max(axis=0)
-            factors = np.where(factors > 0, factors, 1.0)
+        if self.scale in ("maxabs", "auto"):
+            if sp.issparse(X):
+                big = np.asarray(abs(X).max(axis=0).todense()).ravel() if X.nnz else np.zeros(d)
+            else:
+                big = np.abs(X).max(axis=0) if X.size else np.zeros(d)
+            if self.scale == "maxabs":
+                factors = np.where(big > 0, big, 1.0)
+            elif np.any(big > 1.0):
+                factors = np.maximum(big, 1.0)   # only the columns that leave [-1, 1]
+            if factors is not None and sp.issparse(X):
+                X = sp.csc_matrix(X @ sp.diags(1.0 / factors))
+                np.clip(X.data, -1.0, 1.0, out=X.data)  # rounding can leave 1 + 1 ulp
         else:
             values = X.data if sp.issparse(X) else X
             big = float(np.max(np.abs(values))) if values.size else 0.0
             if big > 1.0:
                 raise ValueError(
-                    f"features must lie in [-1, 1] (max |x_ij| = {big:.4g}), as the theory assumes; pass "
-                    f"scale='maxabs' to {type(self).__name__}, or use l1lab.data.scale_features(X)")
+                    f"features must lie in [-1, 1] (max |x_ij| = {big:.4g}), as the theory assumes with "
+                    f"scale=None; pass scale='auto' (the default) or 'maxabs' to {type(self).__name__}, or use "
+                    "l1lab.data.scale_features(X)")
         if sp.issparse(X):
             X = sp.csc_matrix(X)
             if self.fit_intercept:
@@ -281,9 +293,11 @@ _PARAMS_DOC = """
         The l1lab solver (see the module docstring).
     fit_intercept : bool, default True
         Fit an unpenalized intercept, as a column of ones with penalty weight 0 (exact for every solver).
-    scale : None or "maxabs", default None
-        None: features must lie in [-1, 1] (ValueError otherwise).  "maxabs": divide every column by its
-        largest absolute value before fitting, and fold the factors back into ``coef_``.
+    scale : {"auto", "maxabs"} or None, default "auto"
+        "auto": a column that leaves [-1, 1] is divided by its largest absolute value, the others are left as
+        they are.  "maxabs": every column is divided by its largest absolute value.  None: features must lie in
+        [-1, 1], as the theory assumes (ValueError otherwise).  The factors are kept in ``scale_`` and folded
+        back into ``coef_``.
     max_epochs : float > 0, default None
         Passes over the data.  Coordinate descent: at most ``max_epochs * d`` coordinate steps (default
         10000 epochs, a cap: the run stops at ``tol``).  Stochastic-gradient solvers: exactly
@@ -317,6 +331,8 @@ class L1Regressor(RegressorMixin, _L1Base):
     ----------
     coef_ : (n_features,) ndarray
         w, on the original (unscaled) features.
+    scale_ : (n_features,) ndarray
+        The factor each feature was divided by before the fit (1 for a column left as it is).
     intercept_ : float
         b (0.0 if ``fit_intercept=False``).
     n_iter_ : int
@@ -337,6 +353,7 @@ class L1Regressor(RegressorMixin, _L1Base):
         params = self._check_params()
         X, y = self._validate_X_y(X, y, y_numeric=True)
         Xd, weights, factors = self._design(X)
+        self.scale_ = np.ones(X.shape[1]) if factors is None else np.asarray(factors, dtype=np.float64)
         w, result = self._solve(Xd, y, weights, params)
         self.coef_, self.intercept_ = self._unfold(w, factors)
         self.n_iter_ = int(result.info["n_iter"])
@@ -364,6 +381,8 @@ class L1Classifier(ClassifierMixin, _L1Base):
         The labels seen in fit, sorted.
     coef_ : (1, n_features) or (n_classes, n_features) ndarray
         w of each binary problem on the original features (one row for two classes).
+    scale_ : (n_features,) ndarray
+        The factor each feature was divided by before the fit (1 for a column left as it is).
     intercept_ : (1,) or (n_classes,) ndarray
     n_iter_ : (1,) or (n_classes,) ndarray of int
         Solver iterations run for each binary problem.
@@ -387,6 +406,7 @@ class L1Classifier(ClassifierMixin, _L1Base):
             raise ValueError(f"{type(self).__name__} needs samples of at least two classes; the data contain "
                              f"one class: {classes[0]!r}")
         Xd, weights, factors = self._design(X)
+        self.scale_ = np.ones(X.shape[1]) if factors is None else np.asarray(factors, dtype=np.float64)
         positives = classes[1:] if classes.size == 2 else classes
         coefs, intercepts, n_iter, traces, infos = [], [], [], [], []
         for c in positives:

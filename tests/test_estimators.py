@@ -33,15 +33,17 @@ L1_LOGISTIC = {"l1_ratio": 1.0}  # scikit-learn >= 1.8 spelling of penalty="l1"
 
 
 # ---------------------------------------------------------------------------------------- estimator checks
-# Every estimator x every solver.  The instances use scale="maxabs": the checks feed data far outside [-1, 1]
-# (blobs, iris, 3 * uniform), which the default scale=None rejects by design with Problem's ValueError (tested
-# in test_out_of_range_features_are_rejected); no scikit-learn tag describes bounded inputs.  Two more
-# instances check fit_intercept=False.  With this, no check is an expected failure: sample weights are not
+# The default instances of both estimators, every solver, and fit_intercept=False: the checks feed data far outside
+# [-1, 1] (blobs, iris, 3 * uniform), which the default scale="auto" scales column by column (scale=None, the
+# theory's assumption enforced, rejects them: test_out_of_range_features_are_rejected); scale="maxabs" is checked
+# too.  No check is an expected failure: sample weights are not
 # supported, so fit has no sample_weight parameter and the sample-weight checks do not apply (the one that
 # calls fit(..., sample_weight=...) anyway, check_classifiers_one_label_sample_weights, accepts a TypeError
 # naming sample_weight, which is what fit raises).  Budgets are the defaults: the checks' data are small.
-CHECKED = ([E(solver=s, scale="maxabs") for E in (L1Regressor, L1Classifier) for s in SOLVERS]
-           + [L1Regressor(scale="maxabs", fit_intercept=False), L1Classifier(scale="maxabs", fit_intercept=False)])
+CHECKED = ([L1Regressor(), L1Classifier()]
+           + [E(solver=s) for E in (L1Regressor, L1Classifier) for s in SOLVERS if s != "scd"]
+           + [L1Regressor(fit_intercept=False), L1Classifier(fit_intercept=False)]
+           + [L1Regressor(scale="maxabs"), L1Classifier(scale="maxabs")])
 EXPECTED_FAILED_CHECKS = {}
 
 
@@ -522,15 +524,44 @@ def test_convergence_warning_when_the_budget_runs_out(breast_cancer):
 
 
 # ---------------------------------------------------------------------------------------- clear errors
-def test_out_of_range_features_are_rejected():
+def test_out_of_range_features_are_rejected_with_scale_none():
+    """scale=None keeps the theory's assumption: a feature outside [-1, 1] is an error that says how to fix it."""
     X = np.array([[0.5, 3.0], [-0.2, 1.0], [0.1, -2.0]])
     for E, y in ((L1Regressor, [1.0, 2.0, 3.0]), (L1Classifier, [0, 1, 1])):
-        with pytest.raises(ValueError, match=r"\[-1, 1\].*scale='maxabs'.*scale_features"):
-            E().fit(X, y)
+        with pytest.raises(ValueError, match=r"\[-1, 1\].*scale='auto'.*scale_features"):
+            E(scale=None).fit(X, y)
         with pytest.raises(ValueError, match=r"\[-1, 1\]"):
-            E().fit(sp.csr_matrix(X), y)
+            E(scale=None).fit(sp.csr_matrix(X), y)
+        E(lam=0.1, scale=None).fit(X / 3, y)
         E(lam=0.1, scale="maxabs").fit(X, y)
-        E(lam=0.1).fit(X / 3, y)
+        E(lam=0.1).fit(X, y)
+
+
+@pytest.mark.parametrize("E", [L1Regressor, L1Classifier])
+@pytest.mark.parametrize("sparse", [False, True])
+def test_auto_scales_only_the_columns_outside_the_unit_range(E, sparse, breast_cancer):
+    """scale='auto' (the default) divides a column by its largest |x_ij| only when that exceeds 1; the fit equals
+    scale=None on the data with exactly those columns divided (and coef_ divided back), and scale_ holds the
+    factors.  Data inside [-1, 1] are fitted as they are."""
+    Xs, y = breast_cancer
+    mult = np.where(np.arange(Xs.shape[1]) % 3 == 0, 1.0, np.logspace(0.5, 3, Xs.shape[1]))
+    X = Xs * mult                                        # every third column stays inside [-1, 1]
+    if E is L1Regressor:
+        y = X[:, 3] / X[:, 3].max() - 2 * Xs[:, 6]
+    if sparse:
+        X = sp.csr_matrix(np.where(np.abs(Xs) > 0.3, X, 0.0))
+    est = E(lam=0.02).fit(X, y)
+    big = np.asarray(abs(X).max(axis=0).todense()).ravel() if sparse else np.abs(X).max(axis=0)
+    expected = np.maximum(big, 1.0)
+    np.testing.assert_array_equal(est.scale_, expected)
+    assert np.all(est.scale_[::3] == 1.0) and np.all(est.scale_[1::3] > 1.0)
+    X_by_hand = X @ sp.diags(1.0 / expected) if sparse else X / expected
+    ref = E(lam=0.02, scale=None).fit(X_by_hand, y)
+    np.testing.assert_allclose(est.coef_ * expected, ref.coef_, rtol=1e-10, atol=1e-14)
+    np.testing.assert_allclose(est.intercept_, ref.intercept_, rtol=1e-10, atol=1e-14)
+    inside = E(lam=0.02).fit(Xs, y)
+    np.testing.assert_array_equal(inside.scale_, np.ones(Xs.shape[1]))
+    np.testing.assert_array_equal(inside.coef_, E(lam=0.02, scale=None).fit(Xs, y).coef_)
 
 
 def test_clear_errors(diabetes):
