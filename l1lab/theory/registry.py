@@ -202,7 +202,7 @@ REGISTRY: list[TheoremEntry] = [
                  kfe.lemma53_bound, "chapters/exponentiated", label="eg-lem-smg"),
     TheoremEntry("kfe.lemma5.3.eta", KFE, "Lemma 5.3 (feasible step)", r"eta <= 1/(8 G_inf)", kfe.smg_max_step,
                  "chapters/exponentiated", label="eg-lem-smg"),
-    # --- Zhu et al. (2009): Primal Gradient Solver (issue 6) -- entries go below this line ---
+    # --- Zhu et al. (2009): the Primal Gradient Solver ---
     TheoremEntry("zhu.eq3", ZHU, "Eq. (3)",
                  r"r(w) = ||w||_p^2/(2(p-1)), p in (1, 2], 1-strongly convex w.r.t. ||.||_p",
                  zhu.regularizer, "chapters/pgs", label="pgs-sec-problem"),
@@ -261,7 +261,7 @@ REGISTRY: list[TheoremEntry] = [
     TheoremEntry("zhu.corollary3.gradient", ZHU, "Corollary 3 (gradient)",
                  r"||theta||_q^{1-q/p} theta^{q/p}/(q-1) (Figure 2, line 3)", zhu.corollary3_conjugate_gradient,
                  "chapters/pgs", label="pgs-cor-conjugate-rn"),
-    # --- Agarwal, Negahban & Wainwright (2012): RADAR (issue 7) -- entries go below this line ---
+    # --- Agarwal, Negahban & Wainwright (2012): RADAR ---
     TheoremEntry("anw.eq5", ANW, "Eq. (5)", r"p = 2 log d/(2 log d - 1), q = 2 log d: ||x||_1 <= sqrt(e) ||x||_p",
                  anw.prox_exponent, "chapters/radar", label="radar-sec-algorithm"),
     TheoremEntry("anw.algorithm1.radius", ANW, "Algorithm 1 (radii)", r"R_{i+1}^2 = R_i^2/2", anw.epoch_radius,
