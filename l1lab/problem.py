@@ -38,6 +38,16 @@ class Problem:
         c_j = 1, the papers' problem.  c_j = 0 leaves w_j unpenalized, e.g. an intercept held by a column of
         ones.  An all-ones vector is stored as ``None``, so the solvers keep their shared-threshold paths and
         give bit-for-bit the numbers of the unweighted problem.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.array([[1.0, 0.5], [-0.5, 1.0], [0.0, -1.0]])
+    >>> problem = Problem(X, np.array([1.0, 0.0, -1.0]), loss="squared", lam=0.1)
+    >>> round(problem.objective(np.zeros(2)), 6)         # C(0) = (1 + 0 + 1) / (2 * 3)
+    0.333333
+    >>> round(problem.lambda_max, 6)                       # ||grad C(0)||_inf: w* = 0 for lam >= lambda_max
+    0.5
     """
 
     def __init__(self, X, y, loss="squared", lam=1e-3, penalty_weights=None):

@@ -4,16 +4,16 @@ r"""The real data sets of Section 4 of Shalev-Shwartz & Tewari (2011), and RCV1/
 >>> ds.label, ds.offline, ds.X.shape                         # doctest: +SKIP
 ('MAGIC04D (UCI MAGIC gamma telescope + 1000 random ±1 features, 19020 × 1010)', False, (19020, 1010))
 
-Data sets (:data:`NAMES`)
---------------------------
-``duke``      DUKE breast cancer (West et al. 2001), 44 × 7129, from the LIBSVM collection (``duke.bz2``).
-``arcene``    ARCENE (NIPS 2003 feature-selection challenge, UCI), the 100 × 10 000 training split.
-``magic04``   MAGIC gamma telescope (UCI ``magic04.data``), 19 020 × 10, class g (gamma) = +1, h (hadron) = -1.
-``magic04s``  MAGIC plus 1000 features that are 1 with probability 0.05 and 0 otherwise (Section 4.1).
-``magic04d``  MAGIC plus 1000 features that are -1 or +1 with probability 1/2 (Section 4.1).
-``ccat``      RCV1-v2, label "document is in topic CCAT" (+1) or not (-1), 47 236 tf-idf features, from the files
-              scikit-learn's ``fetch_rcv1`` uses; ``subset="train"`` (23 149 documents, default), ``"test"``
-              (781 265) or ``"all"``.
+Data sets (:data:`NAMES`):
+
+* ``duke``: DUKE breast cancer (West et al. 2001), 44 × 7129, from the LIBSVM collection (``duke.bz2``).
+* ``arcene``: ARCENE (NIPS 2003 feature-selection challenge, UCI), the 100 × 10 000 training split.
+* ``magic04``: MAGIC gamma telescope (UCI ``magic04.data``), 19 020 × 10, class g (gamma) = +1, h (hadron) = -1.
+* ``magic04s``: MAGIC plus 1000 features that are 1 with probability 0.05 and 0 otherwise (Section 4.1).
+* ``magic04d``: MAGIC plus 1000 features that are -1 or +1 with probability 1/2 (Section 4.1).
+* ``ccat``: RCV1-v2, label "document is in topic CCAT" (+1) or not (-1), 47 236 tf-idf features, from the files
+  scikit-learn's ``fetch_rcv1`` uses; ``subset="train"`` (23 149 documents, default), ``"test"`` (781 265) or
+  ``"all"``.
 
 Every loader returns a :class:`Dataset` whose features lie in [-1, 1] (each column divided by its largest
 absolute value, :func:`l1lab.data.scale_features`, unless ``scale=False``) and whose labels are -1/+1.

@@ -244,7 +244,13 @@ def l1_ball_threshold(v, z=1.0, method="condat", seed=0):
 
 def project_l1_ball(v, z=1.0, method="condat", seed=0):
     r"""Euclidean projection of v onto :math:`\{w : \|w\|_1 \le z\}` (Section 4 of Duchi et al. 2008): v itself
-    (a copy) if it is inside, else :math:`\mathrm{sign}(v)\,\Pi_{\Delta_z}(|v|)`.  Always returns a new array."""
+    (a copy) if it is inside, else :math:`\mathrm{sign}(v)\,\Pi_{\Delta_z}(|v|)`.  Always returns a new array.
+
+    >>> project_l1_ball(np.array([3.0, -1.0, 0.5]), z=2.0)     # theta = 1: every magnitude shrinks by 1
+    array([2., 0., 0.])
+    >>> project_l1_ball(np.array([0.5, -0.25]), z=1.0)          # inside the ball: unchanged
+    array([ 0.5 , -0.25])
+    """
     v, z = _check(v, z)
     theta = _ball_theta(v, z, method, seed)
     if theta == 0.0:

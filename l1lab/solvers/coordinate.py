@@ -153,6 +153,17 @@ def scd(problem: Problem, n_iter: int, seed=0, n_checkpoints: int = 60, beta=Non
     Returns
     -------
     Result with ``w`` (= w_T) and the trace (iteration, data accesses, P, l0, seconds).
+    
+    Examples
+    --------
+    >>> from l1lab import Problem, reference_solution
+    >>> from l1lab.data import make_classification
+    >>> X, y, _ = make_classification(200, 30, 3, seed=0)
+    >>> problem = Problem(X, y, loss="logistic", lam=0.02)
+    >>> result = scd(problem, n_iter=30 * 200, seed=0)
+    >>> p_star = reference_solution(problem)[1]
+    >>> bool(result.objective - p_star < 1e-6), int(result.trace.iteration[-1])
+    (True, 6000)
     """
     n_iter, beta, tol = _check_common(problem, n_iter, n_checkpoints, beta, tol)
     rng = np.random.default_rng(seed)

@@ -55,16 +55,17 @@ _BLOCK_DOUBLES = 1 << 21  # a stream block holds at most this many features (16 
 class RecoveryResult:
     """A run of RADAR, EDA, RDA or SGD.
 
-    w : the method's output after n_iter steps (RADAR/EDA: y_{K_T+1}, the average of the last completed epoch,
-        y_1 = 0 if none completed; RDA, SGD: the last iterate); theta : the last iterate theta_T;
-    iteration : checkpoints (log-spaced, shared by runs with the same n_iter and n_checkpoints);
-    error : ||theta_t - theta*||_2^2 of the current iterate; error_output : of the output available at t
-    (RADAR/EDA: the prox-center y_i of the running epoch; RDA, SGD: the iterate); error_average : of the running
-    average (RADAR/EDA: of the running epoch's iterates, y_i at its start; RDA, SGD: of all iterates); all NaN
-    without theta*.  seconds : kernel time up to each checkpoint (sampling excluded, see info["sampling_seconds"]).
-    epochs : per completed epoch, "end" (iteration), "R", "lam", "alpha" (the multiplier of 1/sqrt(t) in
-    the normalization of (5)), "length" (the planned T_i; -1 for the oracle rule) and "max_radius_ratio"
-    (max_t ||theta_t - y_i||_p/R_i, at most 1).
+    * ``w``: the method's output after n_iter steps (RADAR/EDA: y_{K_T+1}, the average of the last completed
+      epoch, y_1 = 0 if none completed; RDA, SGD: the last iterate); ``theta``: the last iterate theta_T;
+    * ``iteration``: checkpoints (log-spaced, shared by runs with the same n_iter and n_checkpoints);
+    * ``error``: ||theta_t - theta*||_2^2 of the current iterate; ``error_output``: of the output available at t
+      (RADAR/EDA: the prox-center y_i of the running epoch; RDA, SGD: the iterate); ``error_average``: of the
+      running average (RADAR/EDA: of the running epoch's iterates, y_i at its start; RDA, SGD: of all iterates);
+      all NaN without theta*;
+    * ``seconds``: kernel time up to each checkpoint (sampling excluded, see info["sampling_seconds"]);
+    * ``epochs``: per completed epoch, "end" (iteration), "R", "lam", "alpha" (the multiplier of 1/sqrt(t) in
+      the normalization of (5)), "length" (the planned T_i; -1 for the oracle rule) and "max_radius_ratio"
+      (max_t ||theta_t - y_i||_p/R_i, at most 1).
     """
 
     w: np.ndarray

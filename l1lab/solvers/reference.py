@@ -112,6 +112,8 @@ def _hinge_reference(problem):
 
 
 def solve_reference(problem, tol=1e-10):
+    """The reference optimum ``(w_star, p_star)`` computed afresh (no cache): coordinate descent and Newton
+    polishing for a smooth loss, the linear program for the hinge loss.  :func:`reference_solution` caches it."""
     if problem.loss.smooth:
         return _smooth_reference(problem, tol)
     return _hinge_reference(problem)

@@ -348,6 +348,7 @@ def entries(source: str | None = None, chapter: str | None = None) -> list[Theor
 
 
 def get(key: str) -> TheoremEntry:
+    """The registry entry with this key (e.g. ``"sst.theorem1"``); KeyError if there is none."""
     for e in REGISTRY:
         if e.key == key:
             return e
