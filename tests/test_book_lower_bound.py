@@ -125,3 +125,34 @@ def test_widgets_compute_both_B_ahead_and_redraw_in_place():
     assert W.steps_figure(n_seeds=3, eps=0.001, fig=fig) is fig and list(fig.axes) == axes
     fig = W.frontier_figure(n_seeds=3)
     assert W.frontier_figure(n_seeds=3, s_range=(10, 100), fig=fig) is fig and fig.axes[0].get_xlim() == (10, 100)
+
+
+def test_lecture_numbers_are_the_computed_values():
+    """The numbers the lecture glues, against values computed here from the closed forms."""
+    n = W.lecture_numbers()
+    assert all(type(v) in (int, float) for v in n.values())          # plain Python numbers: glue shows them
+    assert (n["d2"], n["m2"], n["m2-half"], n["d3"], n["m3"], n["m3-half"]) == (300, 2048, 1024, 800, 4374, 2187)
+
+    def exact(s, B=2, d=300):
+        k = B * B - 1.0
+        return k * (d - s) / ((s + k) * (d + k))
+
+    ratio = {s: exact(s) / min(0.12, 4 / (16 * s)) for s in range(1, 101)}
+    assert (n["ratio-min-s"], n["ratio-max-s"]) == (min(ratio, key=ratio.get), max(ratio, key=ratio.get)) == (2, 27)
+    assert n["ratio-min"] == pytest.approx(ratio[2], rel=1e-12) and n["ratio-max"] == pytest.approx(ratio[27])
+    # for eps -> 0: 16(B^2 - 1)/B^2 = 12 and 8(B^2 - 1)/B^2 = 6 at B = 2
+    assert n["ratio-limit16"] == pytest.approx(12.0, rel=1e-5) and n["ratio-limit8"] == pytest.approx(6.0, rel=1e-6)
+    assert (n["printed-range2"], n["printed-range3"], n["proof-limit2"], n["proof-limit3"]) == (274, 742, 25.0, 87.5)
+    assert (n["smin-001"], n["printed-001"]) == (148, 25.0)
+    # GCD beats the printed bound only where the printed bound is false, and never beats the exact minimum
+    assert n["gcd-beats"] < n["failure2"] and n["gcd-a"] < n["printed-a"] and n["gcd-a"] >= n["smin-a"]
+    # the greedy path is on the frontier; one gradient step solves the problem
+    assert n["greedy-err"] < 1e-12 and n["grad-step-excess"] < 1e-12
+    assert n["mu-max"] == pytest.approx(1 - 1 / 4 + 300 / 4)
+    # the sampling argument on the construction: the exact expected excess against a Monte Carlo estimate
+    w = np.full(300, 2 / 303)
+    rng = np.random.default_rng(0)
+    draws = [np.bincount(rng.integers(0, 300, size=25), minlength=300) * w.sum() / 25 for _ in range(4000)]
+    excess = np.array([0.75 * v @ v + (1 - v.sum() / 2) ** 2 - 3 / 303 for v in draws])
+    assert abs(excess.mean() - n["maurey-25"]) < 4 * excess.std() / np.sqrt(excess.size)
+    assert n["frontier-25"] == pytest.approx(exact(25)) and n["maurey-25"] < 4 / 25

@@ -48,6 +48,7 @@ __all__ = [
     "FRONTIER_DEFAULTS", "FRONTIER_LIMITS", "STEPS_DEFAULTS", "STEPS_LIMITS", "Instance", "Run", "FrontierData",
     "StepsData", "instance", "scd_run", "cyclic_run", "gcd_run", "frontier_data", "frontier_figure",
     "frontier_demo", "steps_data", "steps_figure", "steps_sweep", "steps_demo", "draw_frontier", "draw_steps",
+    "lecture_numbers",
 ]
 
 #: budgets, in passes over the d coordinates, and numbers of trace records
@@ -65,6 +66,8 @@ STEPS_LIMITS = dict(B=lb.EXACT_B, eps=(1e-4, 0.12), n_seeds=(1, 20, 1))
 _BOUND = dict(color="C3", ls="--", lw=1.6)
 _POP = dict(color="C3", ls=":", lw=1.4)
 _EXACT = dict(color="k", lw=1.8)
+#: the smallest text of the figures (the book's figures have no text below 9 pt)
+_LEGEND_PT = 9
 #: SCD restricted to the greedy support: a darker shade of SCD's blue (C0 mixed with 40% black)
 _SCD_DARK = _style.shade("SCD", 0.4)
 
@@ -220,8 +223,9 @@ def _floor(values, lo):
     return np.maximum(values, lo)
 
 
-def draw_frontier(ax, data: FrontierData, s_range=None):
-    """Draw demo 1 on ``ax`` for s in ``s_range`` (clipped to [1, d]); returns the y floor used."""
+def draw_frontier(ax, data: FrontierData, s_range=None, legend=True):
+    """Draw demo 1 on ``ax`` for s in ``s_range`` (clipped to [1, d]); returns the y floor used.  The legend goes
+    below the axes, in two columns (``legend=False``: none)."""
     inst = data.instance
     d, B = inst.d, inst.B
     lo_s, hi_s = (1, d) if s_range is None else (max(1, int(s_range[0])), min(d, int(s_range[1])))
@@ -233,8 +237,8 @@ def draw_frontier(ax, data: FrontierData, s_range=None):
     low = min(data.exact[sel & (data.s < d)].min() if np.any(positive) else 1e-3, data.printed[sel].min())
     floor = 0.3 * low
     ax.fill_between(s, floor, _floor(data.exact[sel], floor), color="0.85", lw=0,
-                    label="unreachable: below the exact frontier")
-    ax.plot(s[positive], data.exact[sel][positive], **_EXACT, label=r"exact frontier $E_d(s) = \min R(w) - R^\star$ over $\|w\|_0 \leq s$")
+                    label="unreachable (below the exact frontier)")
+    ax.plot(s[positive], data.exact[sel][positive], **_EXACT, label=r"exact frontier $E_d(s)$")
     mk = np.unique(np.round(np.geomspace(lo_s, hi_s, 14)).astype(np.int64))
     mk = mk[mk < d]
     ax.plot(mk, data.greedy[mk - 1], "o", mfc="none", color="C4", ms=7, label="forward greedy selection")
@@ -247,18 +251,17 @@ def draw_frontier(ax, data: FrontierData, s_range=None):
         if b.shape[0] > 1:
             ax.fill_between(s, _floor(b.min(axis=0), floor), _floor(b.max(axis=0), floor), color=color, alpha=0.2,
                             lw=0, step="post")
-            label = f"{name}: best visited, median of {b.shape[0]} seeds (band: min–max)"
+            label = f"{name}, best visited: median of {b.shape[0]} seeds, band min–max"
         else:
-            label = f"{name}: best visited"
+            label = f"{name}, best visited"
         ax.plot(s, _floor(np.median(b, axis=0), floor), color=color, lw=1.6, drawstyle="steps-post", label=label)
-    ax.plot(s, data.printed[sel], **_BOUND, label=r"Lemma 5: $\min\{0.12,\ B^2/(16s)\}$")
-    ax.plot(s, data.population[sel], **_POP, label=r"proof: $\min\{0.24,\ B^2/(8s)\}$")
+    ax.plot(s, data.printed[sel], **_BOUND, label=r"Lemma 5 as printed: $\min\{0.12,\ B^2/(16s)\}$")
+    ax.plot(s, data.population[sel], **_POP, label=r"its proof: $\min\{0.24,\ B^2/(8s)\}$")
     lim, rng = data.proof_limit, data.printed_range
     if lo_s <= lim <= hi_s:
-        ax.axvline(lim, color="0.4", ls="-.", lw=1, label=f"printed proof covers s ≤ {lim:g}")
+        ax.axvline(lim, color="0.4", ls="-.", lw=1, label=f"the printed proof covers s ≤ {lim:g}")
     if lo_s <= rng < hi_s:
-        ax.axvspan(rng, hi_s, color="C3", alpha=0.08, lw=0,
-                   label=f"s > {rng}: the exact frontier is below the printed bound")
+        ax.axvspan(rng, hi_s, color="C3", alpha=0.08, lw=0, label=f"s > {rng}: the printed bound is false")
     _log_axes(ax)
     ax.set_xlim(lo_s, hi_s)
     ax.set_ylim(floor, 1.5)
@@ -267,11 +270,12 @@ def draw_frontier(ax, data: FrontierData, s_range=None):
     ax.grid(True, which="major", alpha=0.3)
     ax.set_title(f"Lemma 5's instance, B = {B}, d = {d} (exact, m = {inst.problem.m}): "
                  f"$R^\\star$ = {inst.risk_star:.4f}", fontsize=10)
-    ax.legend(loc="lower left", fontsize=7)
+    if legend:
+        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=2, fontsize=_LEGEND_PT)
     return floor
 
 
-def frontier_figure(B=2, s_range=(1, 800), n_seeds=10, figsize=(8.0, 5.2), fig=None) -> Figure:
+def frontier_figure(B=2, s_range=(1, 800), n_seeds=10, figsize=(8.0, 6.6), fig=None) -> Figure:
     """Demo 1 as a Figure: excess risk against the number of nonzeros, log-log -- the exact frontier (with the
     points forward greedy selection and restricted SCD find on it), the best s-sparse points SCD (median and
     min-max over seeds), cyclic CD and GCD visited, and Lemma 5's bounds.  ``s_range`` is clipped to [1, d].
@@ -370,8 +374,8 @@ def steps_data(B=2, n_seeds=10) -> StepsData:
 
 
 def draw_steps(axes, data: StepsData, eps):
-    """Draw demo 2 on two axes: excess risk against steps with the line R - R* = eps (left), steps to reach
-    each eps against 1/eps (right), the current eps marked."""
+    """Draw demo 2 on two axes: excess risk against steps with the line R - R* = eps (first), steps to reach
+    each eps against 1/eps (second), the current eps marked; each axes has its legend below it."""
     ax, ax2 = axes
     inst = data.instance
     B, d = inst.B, inst.d
@@ -382,7 +386,7 @@ def draw_steps(axes, data: StepsData, eps):
     pos = t < d
     ax.fill_between(t[pos], floor, exact_t[pos], color="0.85", lw=0, label="unreachable after t steps")
     ax.plot(t[pos], exact_t[pos], **_EXACT, label=r"exact frontier $E_d(t)$: the least excess after $t$ steps")
-    ax.plot(t, np.minimum(0.12, B * B / (16.0 * t)), **_BOUND, label=r"Lemma 5: $\min\{0.12,\ B^2/(16t)\}$")
+    ax.plot(t, np.minimum(0.12, B * B / (16.0 * t)), **_BOUND, label=r"Lemma 5 as printed: $\min\{0.12,\ B^2/(16t)\}$")
     for name, (it, ex) in data.runs.items():
         color = ALGORITHM_COLORS[name]
         keep = it > 0
@@ -392,11 +396,11 @@ def draw_steps(axes, data: StepsData, eps):
             ax.fill_between(x, _floor(e.min(axis=0), floor), _floor(e.max(axis=0), floor), color=color, alpha=0.2,
                             lw=0)
             ax.plot(x, _floor(np.median(e, axis=0), floor), color=color, lw=1.6,
-                    label=f"{name}: median of {e.shape[0]} seeds (band: min–max)")
+                    label=f"{name}: median of {e.shape[0]} seeds, band min–max")
         else:
             ax.plot(x, _floor(e[0], floor), color=color, lw=1.6, label=name)
     ax.axhline(eps, color="0.3", lw=1, ls="-", alpha=0.7)
-    ax.text(1.2, eps * 1.15, f"ε = {eps:.2g}", fontsize=8, color="0.3")
+    ax.text(1.2, eps * 1.15, f"ε = {eps:.2g}", fontsize=_LEGEND_PT, color="0.3")
     k = int(np.argmin(np.abs(np.log(data.eps) - np.log(eps))))
     for name in data.runs:
         med = data.median_steps(name)[k]
@@ -408,13 +412,13 @@ def draw_steps(axes, data: StepsData, eps):
     ax.set_xlabel("steps $t$ (one coordinate changed per step)")
     ax.set_ylabel(r"excess risk $R(w_t) - R^\star$")
     ax.grid(True, which="major", alpha=0.3)
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=2, fontsize=7)
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2, fontsize=_LEGEND_PT)
 
     x = 1.0 / data.eps
-    ax2.plot(x, data.printed, **_BOUND, label=r"Lemma 5: $B^2/(16\varepsilon)$")
+    ax2.plot(x, data.printed, **_BOUND, label=r"Lemma 5 as printed: $B^2/(16\varepsilon)$")
     ax2.plot(x, np.maximum(data.s_min, 0.5), **_EXACT, label=r"exact least number $s_{\min}(\varepsilon)$")
     ax2.plot(x, data.theorem2, color="C0", ls=(0, (1, 1)), lw=1.4,
-             label=r"Theorem 2: SCD's median $\leq 4d\Psi(0)/\varepsilon$")
+             label=r"Theorem 2 (the paper's): SCD's median $\leq 4d\Psi(0)/\varepsilon$")
     for name in data.runs:
         lo, hi = data.steps[name]
         color = ALGORITHM_COLORS[name]
@@ -424,17 +428,17 @@ def draw_steps(axes, data: StepsData, eps):
             ax2.fill_between(x, filled.min(axis=0), np.minimum(filled.max(axis=0), 10 * t_max), color=color,
                              alpha=0.2, lw=0)
             ax2.plot(x, data.median_steps(name), color=color, lw=1.8,
-                     label=f"{name}: median of {hi2.shape[0]} seeds (band: min–max)")
+                     label=f"{name}: median of {hi2.shape[0]} seeds, band min–max")
         else:
             reached = ~np.isnan(hi2[0])
             ax2.plot(x[reached], hi2[0][reached], color=color, lw=1.8, marker=".", ms=3,
-                     label=name + ("" if reached.all() else f" (in {data.budget[name] // d} d steps: only "
-                                                              f"ε ≥ {data.eps[reached].min():.1g})")
+                     label=name + ("" if reached.all() else f" (in {data.budget[name] // d}d steps: "
+                                                              f"ε ≥ {data.eps[reached].min():.1g} only)")
                      if reached.any() else name)
     ax2.axhline(d, color="0.5", ls="-.", lw=1, label=f"d = {d} steps write $w^\\star$")
     fa = data.failure_accuracy
     ax2.axvspan(d / (B * B - 1.0), x.max(), color="0.5", alpha=0.08, lw=0,
-                label=r"$\varepsilon < (B^2-1)/d$: proof with this $d$ does not apply")
+                label=r"$\varepsilon < (B^2-1)/d$: the proof needs a larger $d$")
     ax2.axvline(1.0 / fa, color="C3", lw=1, ls="--", alpha=0.6, label=f"printed bound > exact below ε = {fa:.2g}")
     ax2.axvline(1.0 / eps, color="0.3", lw=1)
     _log_axes(ax2)
@@ -443,17 +447,17 @@ def draw_steps(axes, data: StepsData, eps):
     ax2.set_xlabel(r"$1/\varepsilon$")
     ax2.set_ylabel(r"steps to reach $R - R^\star \leq \varepsilon$")
     ax2.grid(True, which="major", alpha=0.3)
-    ax2.legend(loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=2, fontsize=7)
+    ax2.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2, fontsize=_LEGEND_PT)
 
 
-def steps_figure(B=2, eps=0.01, n_seeds=10, figsize=(13.0, 6.4), fig=None) -> Figure:
-    """Demo 2 as a Figure: excess risk against steps (left) and steps to reach eps against 1/eps (right) for
+def steps_figure(B=2, eps=0.01, n_seeds=10, figsize=(8.0, 11.0), fig=None) -> Figure:
+    """Demo 2 as a Figure: excess risk against steps (top) and steps to reach eps against 1/eps (bottom) for
     SCD (median and min-max over seeds), cyclic CD and GCD, against Lemma 5's B^2/(16 eps) and the exact least
     number of steps.  ``fig``: a figure this function returned before, redrawn in place
     (:func:`l1lab.book.live.figure_axes`)."""
     check_range("eps", eps, STEPS_LIMITS)
     data = steps_data(B, n_seeds)
-    fig, axes = figure_axes(fig, figsize, nrows=1, ncols=2)
+    fig, axes = figure_axes(fig, figsize, nrows=2, ncols=1)
     draw_steps(axes, data, float(eps))
     inst = data.instance
     fig.suptitle(f"Lemma 5's instance, B = {inst.B}, d = {inst.d} (exact, m = {inst.problem.m}); lemma units: "
@@ -495,3 +499,125 @@ def steps_demo(**defaults):
                                   description="SCD seeds", continuous_update=False),
     )
     return wire(controls, steps_figure, [["B"], ["eps", "n_seeds"]])
+
+
+# ---------------------------------------------------------------------------------------------- the page's numbers
+def _at(grid, value):
+    """The index of the grid point nearest to ``value`` on a log scale."""
+    return int(np.argmin(np.abs(np.log(np.asarray(grid) / value))))
+
+
+@lru_cache(maxsize=1)
+@threadpool_limits.wrap(limits=1, user_api="blas")
+def lecture_numbers() -> dict:
+    """Every number the lecture states about what l1lab computes, by name (the notebook glues them as
+    ``lower_bound-<name>``).  Lemma units (loss (a - y)^2) unless a name says otherwise; B = 2 (d = 300) unless it
+    ends in 3 (B = 3, d = 800).  Uses the demos' cached runs (10 SCD seeds)."""
+    out = {}
+    k2 = 3.0
+    # the exact instances
+    for B in lb.EXACT_B:
+        X, _ = lb.exact_design(B)
+        out[f"d{B}"] = int(X.shape[1])
+        out[f"m{B}"] = int(X.shape[0])
+        out[f"m{B}-half"] = int(instance(B).problem.m)
+        out[f"proof-limit{B}"] = float(sst.lemma5_proof_sparsity_limit(B))
+        out[f"printed-range{B}"] = int(sst.lemma5_printed_bound_range(B))
+        out[f"population-range{B}"] = int(sst.lemma5_printed_bound_range(B, c=8, cap=0.24))
+        out[f"failure{B}"] = float(sst.lemma5_failure_accuracy(B))
+        out[f"proof-eps{B}"] = B * B / (200.0 * (B * B - 2.0))   # the printed proof's range: eps >= this
+    out["beyond-d-eps"] = 4.0 / (16.0 * out["d2"])             # B^2/(16 eps) > d below this eps
+    # demo 1: the frontier against the printed bound, and what the methods found
+    for B in lb.EXACT_B:
+        fd = frontier_data(B)
+        s = fd.s[fd.s <= 100]
+        ratio = fd.exact[s - 1] / fd.printed[s - 1]
+        suffix = "" if B == 2 else "3"
+        out[f"ratio-min{suffix}"], out[f"ratio-min-s{suffix}"] = float(ratio.min()), int(s[np.argmin(ratio)])
+        out[f"ratio-max{suffix}"], out[f"ratio-max-s{suffix}"] = float(ratio.max()), int(s[np.argmax(ratio)])
+        out[f"greedy-err{suffix}"] = float(np.abs(fd.greedy - fd.exact).max())
+        out[f"restricted-err{suffix}"] = float(np.abs(fd.restricted - fd.exact[fd.restricted_s - 1]).max())
+    fd = frontier_data(2)
+    s100 = fd.s <= 100
+    out["gcd-gap100"] = float((fd.found["GCD"][0, s100] / fd.exact[s100] - 1.0).max())
+    for s_ in (25, 100):
+        out[f"scd-median{s_}"] = float(np.median(fd.found["SCD"][:, s_ - 1]))
+    # the limits of the derived counts against the printed one (eps -> 0, d -> infinity): 16k/B^2 and 8k/B^2
+    tiny = 1e-9
+    out["ratio-limit16"] = float(sst.lemma5_min_steps(tiny, 2, 10**15) / sst.lemma5_iteration_bound(tiny, 2))
+    out["ratio-limit8"] = float(sst.lemma5_iteration_bound_derived(tiny, 2) / sst.lemma5_iteration_bound(tiny, 2))
+    # demo 2: steps to reach eps
+    for B in lb.EXACT_B:
+        sd = steps_data(B)
+        beat = sd.eps[sd.steps["GCD"][1] < sd.printed]
+        out["gcd-beats" + ("" if B == 2 else "3")] = float(beat.max()) if beat.size else float("nan")
+    # step counts are read at trace records: the widest bracket [lo, hi], relative to hi, over all runs
+    width = 0.0
+    for B in lb.EXACT_B:
+        for lo, hi in steps_data(B).steps.values():
+            ok = ~np.isnan(np.asarray(hi))
+            width = max(width, float(np.max((np.asarray(hi)[ok] - np.asarray(lo)[ok]) / np.asarray(hi)[ok])))
+    out["bracket-width"] = width
+    sd = steps_data(2)
+    for name, e in (("001", 0.01), ("012", 0.12), ("a", 3e-4), ("b", 1e-4)):
+        i = _at(sd.eps, e)
+        out[f"eps-{name}"] = float(sd.eps[i])
+        out[f"printed-{name}"] = float(sd.printed[i])
+        out[f"smin-{name}"] = int(sd.s_min[i])
+        out[f"gcd-{name}"] = int(sd.steps["GCD"][1][i])
+        out[f"scd-{name}"] = float(sd.median_steps("SCD")[i])
+    i = _at(sd.eps, 0.01)
+    out["cyclic-001"] = int(sd.steps["cyclic CD"][1][i])
+    out["cyclic-001-passes"] = out["cyclic-001"] / out["d2"]
+    out["scd-over-d-012"] = out["scd-012"] / out["d2"]
+    cyc = cyclic_run(2)
+    out["cyclic-final"] = float(cyc.excess[-1])
+    out["cyclic-passes"] = int(cyc.iteration[-1] // out["d2"])
+    # runtimes in data accesses at eps = 0.01 (lemma units; the SCD bounds at the book's accuracy eps/2)
+    inst = instance(2)
+    prob, m, d = inst.problem, inst.problem.m, inst.d
+    w_star = lb.optimum(2, d)
+    n1, n2 = float(np.abs(w_star).sum()), float(w_star @ w_star)
+    p0 = float(prob.objective(np.zeros(d)))
+    psi0 = sst.scd_psi0(1.0, w_star, p0)
+    out["p0"], out["psi0"] = p0, float(psi0)
+    out["p0-ratio"] = p0 / (0.5 * n2)
+    for name, e in (("005", 0.05), ("001", 0.01)):
+        i = _at(sd.eps, e)
+        out[f"rt-gcd-lower-{name}"] = float(m * d * sd.s_min[i])
+        out[f"rt-gcd-printed-{name}"] = float(m * d * sst.lemma5_iteration_bound(e, 2))
+        out[f"rt-gcd-{name}"] = float(sd.steps["GCD"][1][i] * (m * d + m))
+        out[f"rt-boost-{name}"] = float(sst.boosting_runtime_bound(e / 2, m, d, 1.0, n1))
+        out[f"rt-scd-lower-{name}"] = float(m * sd.s_min[i])
+        out[f"rt-scd-{name}"] = float(sd.median_steps("SCD")[i] * m)
+        out[f"rt-thm1-{name}"] = float(sst.scd_runtime_expected(e / 2, m, d, 1.0, psi0))
+        out[f"rt-bound2-{name}"] = float(sst.scd_runtime_bound(e / 2, m, d, 1.0, n2))
+    out["rt-grad"] = float(m * d)
+    out["rt-gcd-over-scd"] = out["rt-gcd-001"] / out["rt-scd-001"]
+    steps2 = sst.scd_runtime_bound(0.01 / 2, m, d, 1.0, n2) / m       # bound (2)'s iteration count at eps = 0.01
+    it, excess = sd.runs["SCD"]
+    j = int(np.searchsorted(it, steps2))
+    out["bound2-steps"] = float(steps2)
+    out["bound2-excess"] = float(excess[:, j].mean())
+    out["bound2-excess-ratio"] = out["bound2-excess"] / 0.01
+    # one gradient step from 0 with step 1/mu_max (mu_max: the largest eigenvalue of the Hessian X^T X/m)
+    X = np.asarray(prob.X)
+    mu = float(np.linalg.eigvalsh(X.T @ X / m).max())
+    w1 = -prob.gradient(np.zeros(d)) / mu
+    out["mu-max"] = mu
+    out["grad-step-excess"] = float(lb.population_excess(w1, 2))
+    # the price of sampling (exercise): forward greedy selection on m examples, the empirical excess of its
+    # s-sparse fits over the empirical optimum against their population excess, s = 100
+    for m_ in (1000, 16000):
+        path = forward_selection(lb.lemma5_problem(2, m=m_, seed=0))
+        emp = lb.risk_from_objective(path.objective)
+        out[f"sample-emp-{m_}"] = float(emp[100] - emp[-1])
+        out[f"sample-pop-{m_}"] = float(lb.population_excess(path.weights[100], 2))
+    out["frontier-100"] = float(fd.exact[99])
+    # Maurey's random 25-sparse vector around w* (exercise): its expected excess, exactly, and the bound B^2/s
+    s_ = 25
+    b1 = n1                                                          # ||w*||_1 = dB/(d + k)
+    out["maurey-25"] = k2 / 4.0 * b1 ** 2 * (d - 1) / (s_ * d)
+    out["frontier-25"] = float(fd.exact[s_ - 1])
+    out["maurey-ratio-25"] = out["maurey-25"] / out["frontier-25"]
+    return out
