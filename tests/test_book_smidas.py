@@ -280,3 +280,20 @@ def test_widget_figures_redraw_in_place_with_a_fixed_layout():
         axes = list(fig.axes)
         assert fn(fig=fig, **second) is fig and list(fig.axes) == axes
         assert png_bytes(fig) == png_bytes(fn(**second)), fn.__name__
+
+
+# ---------------------------------------------------------------------------------------------- page width
+def test_figures_fit_the_page():
+    """The lectures' figures are at most 8 inches wide, with no text below 9 pt (ticks, labels, legends, titles)."""
+    from matplotlib.text import Text
+
+    figs = {"sparsity": W.sparsity_figure(), "link": W.link_figure(),
+            "bound": W.smidas_bound_figure(T=1_000, n_seeds=2),
+            "magic": W.magic_comparison_figure(T=1_000, n_seeds=1),
+            "prop4": W.prop4_figure(T=5_000, n_seeds=2)}
+    for name, fig in figs.items():
+        assert fig.get_size_inches()[0] <= 8.0 + 1e-9, name
+        fig.canvas.draw()
+        small = [t.get_text() for t in fig.findobj(Text)
+                 if t.get_visible() and t.get_text().strip() and t.get_fontsize() < 9]
+        assert not small, f"{name}: text below 9 pt: {small[:3]}"

@@ -1,5 +1,11 @@
-r"""The figures and widgets of the chapter "Mirror descent made sparse" (SMIDAS, Section 3 and the MAGIC
-experiments of Section 4 of Shalev-Shwartz & Tewari 2011).
+r"""The figures and widgets of the lectures "Mirror descent made sparse" (``chapters/smidas``: the p-norm link,
+Theorem 3) and "Truncated gradient, and when the p-norm link pays" (``chapters/smidas_truncgrad``: truncated
+gradient, the MAGIC experiments, Proposition 4): Section 3 and the MAGIC experiments of Section 4 of
+Shalev-Shwartz & Tewari 2011.
+
+The figures are at most 8 inches wide with no text below 9 pt, multi-panel figures stacked in rows, legends off
+the data; they name the paper's loss conditions (13) and (14) "Lipschitz" and "self-bounded" (:data:`CASE_NAMES`)
+and its runtime bounds (3) and (4) by algorithm, since the lectures' own equation numbers are different.
 
 Same three layers as :mod:`l1lab.book.scd`: a cached *data* function, a *figure* function returning a
 ``matplotlib.figure.Figure`` (not managed by pyplot), and a *widget* (ipywidgets imported inside it).
@@ -62,6 +68,9 @@ __all__ = [
 ALGORITHM_COLORS = {name: _style.ALGORITHM_COLORS[name] for name in ("SMIDAS", "TruncGrad", "SGD", "SCD")}
 KINDS = ("sparse", "dense")
 CASES = ("13", "14")
+#: the two loss conditions of Theorem 3 (the paper's (13) and (14)), by name: the figures do not show the
+#: paper's equation numbers, which the lectures write as "the paper's (13)"
+CASE_NAMES = {"13": "Lipschitz case", "14": "self-bounded case"}
 KIND_NAMES = {"sparse": "MAGIC04S-like (sparse examples)", "dense": "MAGIC04D-like (dense examples)"}
 
 #: step sizes tried for SMIDAS and TruncGrad in the comparison (the paper tuned eta over a range, Sec. 4.2)
@@ -231,12 +240,13 @@ def sparsity_data(kind="sparse", lam=0.05, T=20_000, eta=5e-3, seed=0) -> Sparsi
     return _sparsity_data(kind, float(lam), int(T), float(eta), int(seed))
 
 
-def sparsity_figure(kind="sparse", lam=0.05, T=20_000, eta=5e-3, seed=0, figsize=(10.0, 3.8), fig=None) -> Figure:
-    """Left: ||w_t||_0 against t for the three algorithms.  Right: the magnitudes |w_j| of the final iterates,
-    sorted, on a log axis (exact zeros are not drawn), with eta*lam, SGD's per-step pull toward 0, marked."""
+def sparsity_figure(kind="sparse", lam=0.05, T=20_000, eta=5e-3, seed=0, figsize=(8.0, 6.6), fig=None) -> Figure:
+    """Top: ||w_t||_0 against t for the three algorithms.  Bottom: the magnitudes |w_j| of the final iterates,
+    sorted, on a log axis (exact zeros are not drawn), with eta*lam, SGD's per-step pull toward 0, marked.
+    The legends sit to the right of the panels, off the data."""
     data = sparsity_data(kind, lam, T, eta, seed)
     prob = data.problem
-    fig, (ax0, ax1) = figure_axes(fig, figsize, nrows=1, ncols=2)
+    fig, (ax0, ax1) = _fixed_axes(fig, figsize, 2, 1, left=0.75, right=2.35, bottom=0.55, top=0.65, hgap=0.75)
     for name, res in data.results.items():
         tr = res.trace
         keep = tr.iteration > 0
@@ -251,17 +261,17 @@ def sparsity_figure(kind="sparse", lam=0.05, T=20_000, eta=5e-3, seed=0, figsize
     ax0.set_xscale("log")
     ax0.set_xlabel("iterations $t$")
     ax0.set_ylabel(r"$\|w_t\|_0$")
-    ax0.set_ylim(bottom=0)
-    ax0.legend(fontsize=8, loc="center left")
+    ax0.set_ylim(0, prob.d * 1.08)
+    ax0.legend(fontsize=9, loc="center left", bbox_to_anchor=(1.02, 0.5))
     ax0.grid(True, alpha=0.3)
     ax1.axhline(eta * lam, color="k", ls="--", lw=1, label=r"$\eta\lambda$")
     ax1.set_yscale("log")
     ax1.set_xlabel("rank of the coordinate (by $|w_j|$)")
     ax1.set_ylabel(r"$|w_j|$ of the final iterate")
-    ax1.legend(fontsize=8, loc="lower left")
+    ax1.legend(fontsize=9, loc="center left", bbox_to_anchor=(1.02, 0.5))
     ax1.grid(True, alpha=0.3)
-    fig.suptitle(f"{KIND_NAMES[kind]}: m = {prob.m}, d = {prob.d}, logistic, λ = {lam:g}, η = {eta:g}, "
-                 f"T = {T:,}", fontsize=10)
+    fig.suptitle(f"{KIND_NAMES[kind]}: m = {prob.m}, d = {prob.d}, logistic loss,\n"
+                 f"λ = {lam:g}, η = {eta:g}, T = {T:,}", fontsize=10)
     return fig
 
 
@@ -279,7 +289,7 @@ def _circle_image(p, n=721):
     return pts
 
 
-def link_figure(p=None, theta1=1.0, theta2=0.6, ps=(2.0, 4.0, 40.0), figsize=(10.0, 5.6), fig=None) -> Figure:
+def link_figure(p=None, theta1=1.0, theta2=0.6, ps=(2.0, 4.0, 40.0), figsize=(8.0, 6.4), fig=None) -> Figure:
     r"""The inverse p-norm link :math:`w = f^{-1}(\theta)` (eq. (12) of Shalev-Shwartz & Tewari 2011) in 2-d.
 
     Left: the image under :math:`f^{-1}` of the unit circle of duals :math:`\|\theta\|_2 = 1`, for the
@@ -293,7 +303,7 @@ def link_figure(p=None, theta1=1.0, theta2=0.6, ps=(2.0, 4.0, 40.0), figsize=(10
     check_range("theta2", theta2, LINK_LIMITS)
     theta = np.array([theta1, theta2], dtype=np.float64)
     w = link_inverse(theta, p)
-    fig, (ax0, ax1) = _fixed_axes(fig, figsize, 1, 2, left=0.8, right=0.05, bottom=1.4, top=0.25, wgap=0.95)
+    fig, (ax0, ax1) = _fixed_axes(fig, figsize, 1, 2, left=0.75, right=0.1, bottom=2.15, top=0.55, wgap=0.95)
     phi = np.linspace(0.0, 2.0 * np.pi, 361)
     ax0.plot(np.cos(phi), np.sin(phi), color="0.75", lw=1, ls=":", label=r"$\|\theta\|_2 = 1$")
     others = [q for q in ps if abs(q - p) > 1e-9]
@@ -314,9 +324,9 @@ def link_figure(p=None, theta1=1.0, theta2=0.6, ps=(2.0, 4.0, 40.0), figsize=(10
     ax0.axvline(0, color="0.85", lw=0.8)
     ax0.set_xlabel(r"first coordinate ($\theta_1$ or $w_1$)")
     ax0.set_ylabel(r"second coordinate ($\theta_2$ or $w_2$)")
-    ax0.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=2)
-    ax0.set_title(rf"$\|f^{{-1}}(\theta)\|_q = \|\theta\|_p$: $\|w\|_q$ = {np.linalg.norm(w, p / (p - 1)):.3f}, "
-                  rf"$\|\theta\|_p$ = {np.linalg.norm(theta, p):.3f}", fontsize=9)
+    ax0.legend(fontsize=9, loc="upper center", bbox_to_anchor=(0.5, -0.17), ncol=1)
+    ax0.set_title(rf"$\|w\|_q$ = {np.linalg.norm(w, p / (p - 1)):.3f} = $\|\theta\|_p$ = "
+                  rf"{np.linalg.norm(theta, p):.3f}" + "\nthe link maps the p-sphere onto the q-sphere", fontsize=9)
 
     r = np.logspace(-3, 0, 200)
     for k, q in enumerate(others):
@@ -331,9 +341,9 @@ def link_figure(p=None, theta1=1.0, theta2=0.6, ps=(2.0, 4.0, 40.0), figsize=(10
     ax1.set_ylim(1e-30, 2)
     ax1.set_xlabel(r"$|\theta_{\rm small}| / |\theta_{\rm large}|$")
     ax1.set_ylabel(r"$|w_{\rm small}| / |w_{\rm large}|$")
-    ax1.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=2)
+    ax1.legend(fontsize=9, loc="upper center", bbox_to_anchor=(0.5, -0.17), ncol=1)
     ax1.grid(True, which="major", alpha=0.3)
-    ax1.set_title("ratios are raised to the power p - 1", fontsize=9)
+    ax1.set_title("ratios of coordinates are raised\nto the power p - 1", fontsize=9)
     return fig
 
 
@@ -452,17 +462,18 @@ def _mean_band(ax, x, gaps, color, label, floor):
     return n_clipped
 
 
-def draw_smidas_bound(axes, data: SmidasBoundData, ylim=None, title=True):
+def draw_smidas_bound(axes, data: SmidasBoundData, ylim=None, title=True, legends="inside", fontsize=7):
     """Draw demo 1 on three axes: (a) gap against T with Theorem 3's bound, (b) gap and (c) l0 against data
-    accesses, SCD included."""
+    accesses, SCD included.  ``legends="inside"`` (the sweep's frames) puts the legends in the lower left
+    corners; ``"below"`` puts (a)'s legend under (a) and one legend for (b) and (c) under (b)."""
     ax0, ax1, ax2 = axes
     sm = data.runs["SMIDAS"]
     finite = np.isfinite(data.bound)
     shown_bound = np.where(finite, data.bound, np.nan)
-    tag = r"$\frac{\eta\kappa\rho^2}{2} + \frac{\|w^\star\|_1^2}{\eta T}$" if data.case == "13" else \
-        r"$\left(\frac{1}{1-a\eta}-1\right)P(0) + \frac{\|w^\star\|_1^2}{\eta T(1-a\eta)}$"
+    tag = r"$\eta\kappa\rho^2/2 + \|w^\star\|_1^2/(\eta T)$" if data.case == "13" else \
+        r"$(1/(1-a\eta)-1)\,P(0) + \|w^\star\|_1^2/(\eta T(1-a\eta))$"
     out = plot_gap_vs_bound(ax0, sm, data.p_star, shown_bound, label="SMIDAS", color=ALGORITHM_COLORS["SMIDAS"],
-                            bound_label=f"Theorem 3 ({data.case}): " + tag)
+                            bound_label=f"Theorem 3, {CASE_NAMES[data.case]}: " + tag)
     floor = default_floor(data.p_star)
     keep = sm.iteration > 0
     n_clipped = out["n_clipped"]
@@ -480,32 +491,59 @@ def draw_smidas_bound(axes, data: SmidasBoundData, ylim=None, title=True):
         g = [r.gap(data.p_star)[:, r.iteration > 0] for r in data.runs.values()]
         ylim = (0.5 * max(min(x.min() for x in g), floor), 200.0 * max(x.max() for x in g))
     ax0.set_ylim(*ylim)
-    ax0.legend(loc="lower left", fontsize=7)
+    below = legends == "below"
+    if below:
+        ax0.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2, fontsize=fontsize)
+    else:
+        ax0.legend(loc="lower left", fontsize=fontsize)
     order = {k: data.runs[k] for k in ("SMIDAS", "TruncGrad", "SGD", "SCD")}
     plot_objective_and_nnz((ax1, ax2), order, data.p_star, colors=ALGORITHM_COLORS)
     for band in list(ax2.collections):  # l0 of w_o jumps with r: show the mean over seeds only
         band.remove()
     ax1.set_ylim(*ylim)
     ax1.set_ylabel(r"$P(w) - P^\star$ ($w_o$; SCD: $w_T$)", fontsize=9)
-    ax2.set_ylabel(r"$\|w\|_0$, mean over seeds ($w_o$; SCD: $w_T$)", fontsize=9)
+    ax2.set_ylabel(r"$\|w\|_0$, mean over seeds" + ("\n" if below else " ") + r"($w_o$; SCD: $w_T$)", fontsize=9)
     ax2.set_ylim(0, data.problem.d * 1.05)
-    ax1.legend(loc="lower left", fontsize=7)
+    if below:
+        ax1.legend(loc="upper left", bbox_to_anchor=(0.0, -0.2), ncol=2, fontsize=fontsize)
+    else:
+        ax1.legend(loc="lower left", fontsize=fontsize)
     if title:
         prob = data.problem
         ax0.figure.suptitle(
-            f"{KIND_NAMES[data.kind]}: d = {prob.d}, m = {prob.m}, λ = {prob.lam:g}, p = 2 ln d = {data.p:.2f}; "
-            f"η = {data.eta / data.eta_prescribed:.3g} × {data.eta_prescribed:.3g} (Theorem 3, case ({data.case}), "
-            f"ρ = {data.rho:g})", fontsize=10)
+            f"{KIND_NAMES[data.kind]}: d = {prob.d}, m = {prob.m}, λ = {prob.lam:g}, p = 2 ln d = {data.p:.2f}"
+            + ("\n" if below else "; ")
+            + f"η = {data.eta / data.eta_prescribed:.3g} × {data.eta_prescribed:.3g} (Theorem 3, "
+              f"{CASE_NAMES[data.case]}, ρ = {data.rho:g})", fontsize=10)
     return out
 
 
+def _inch_axes(fig, figsize, rects, key):
+    """:func:`l1lab.book.live.figure_axes` with axes placed by hand: ``rects`` are (left, bottom, width, height)
+    in inches (a fixed layout, as :func:`_fixed_axes`)."""
+    W, H = figsize
+
+    def build(f):
+        return [f.add_axes((x / W, y / H, w / W, h / H)) for x, y, w, h in rects]
+
+    return figure_axes(fig, figsize, build, key=(key, tuple(rects)), layout="none")
+
+
 def smidas_bound_figure(eta_mult=1.0, case="13", kind="sparse", lam=0.05, T=20_000, n_seeds=10,
-                        figsize=(14.0, 4.4), fig=None) -> Figure:
-    """Demo 1 as a Figure: (a) empirical E[P(w_o)] - P* of SMIDAS, TruncGrad and SGD over seeds against
-    Theorem 3's bound (log-log), (b) the same and SCD against data accesses, (c) their l0 norms."""
+                        figsize=(8.0, 9.0), fig=None) -> Figure:
+    """Demo 1 as a Figure: (a, top, full width) empirical E[P(w_o)] - P* of SMIDAS, TruncGrad and SGD over seeds
+    against Theorem 3's bound (log-log); below it, (b) the same and SCD against data accesses and (c) their l0
+    norms.  The legends sit under (a) and under (b) and (c), off the data."""
     data = smidas_bound_data(eta_mult, case, kind, lam, T, n_seeds)
-    fig, axes = _fixed_axes(fig, figsize, 1, 3, left=0.75, right=0.05, bottom=0.5, top=0.3, wgap=0.8)
-    draw_smidas_bound(axes, data)
+    W, H = figsize
+    low_y, low_h = 1.25, 2.3            # (b) and (c), with their legend (two rows) below
+    top_y = low_y + low_h + 1.55        # (a)'s x-label and legend (three rows) between
+    top_h = H - top_y - 0.7             # the two-line title above
+    half = (W - 0.85 - 0.2 - 0.95) / 2
+    rects = [(0.85, top_y, W - 0.85 - 0.2, top_h), (0.85, low_y, half, low_h),
+             (0.85 + half + 0.95, low_y, half, low_h)]
+    fig, axes = _inch_axes(fig, figsize, rects, "smidas_bound")
+    draw_smidas_bound(axes, data, legends="below", fontsize=9)
     return fig
 
 
@@ -554,7 +592,8 @@ def smidas_bound_demo(ahead=True, **defaults):
     check_choice("kind", v["kind"], KINDS)
     controls = dict(
         eta_mult=log_slider(widgets, v["eta_mult"], *lim["eta_mult"], "η / η₃", step=0.25, readout_format=".2g"),
-        case=widgets.Dropdown(options=[("(13): |L'| ≤ 1", "13"), ("(14): L'² ≤ L/2", "14")], value=v["case"],
+        case=widgets.Dropdown(options=[("Lipschitz: |L'| ≤ 1", "13"), ("self-bounded: L'² ≤ L/2", "14")],
+                              value=v["case"],
                               description="case"),
         kind=widgets.Dropdown(options=list(KINDS), value=v["kind"], description="examples"),
         lam=log_slider(widgets, v["lam"], *lim["lam"], description="λ"),
@@ -652,30 +691,33 @@ def magic_comparison_data(kind="sparse", lam=0.05, T=20_000, n_seeds=3, grid=ETA
 def magic_comparison_figure(kinds=("sparse", "dense"), lam=0.05, T=20_000, n_seeds=3,
                             figsize=None, fig=None) -> Figure:
     """Demo 2 as a Figure: one row per kind of data, P(w) - P* (log-log) and ||w||_0 against data accesses
-    for SMIDAS and TruncGrad at their tuned step sizes, and SCD."""
+    for SMIDAS and TruncGrad at their tuned step sizes (named in the row's title, with the ratio of the two
+    runtime bounds), and SCD; one legend under the last row."""
     if isinstance(kinds, str):
         kinds = (kinds,)
     for k in kinds:
         check_choice("kind", k, KINDS)
-    figsize = figsize or (11.0, 3.9 * len(kinds))
-    fig, axes = _fixed_axes(fig, figsize, len(kinds), 2, left=1.0, right=0.05, bottom=0.5, top=0.25, wgap=0.8,
-                            hgap=0.8)
+    n = len(kinds)
+    figsize = figsize or (8.0, 3.35 * n + 0.95)
+    fig, axes = _fixed_axes(fig, figsize, n, 2, left=0.85, right=0.15, bottom=1.4, top=0.55, wgap=0.85,
+                            hgap=1.0)
     axes = np.atleast_2d(axes)
-    for row, kind in zip(axes, kinds):
+    W, H = figsize
+    for r, (row, kind) in enumerate(zip(axes, kinds)):
         data = magic_comparison_data(kind, lam, T, n_seeds)
-        named = {f"{n} (η = {data.eta[n]:g})": data.runs[n] for n in ("SMIDAS", "TruncGrad")}
-        named["SCD"] = data.runs["SCD"]
-        colors = {f"SMIDAS (η = {data.eta['SMIDAS']:g})": ALGORITHM_COLORS["SMIDAS"],
-                  f"TruncGrad (η = {data.eta['TruncGrad']:g})": ALGORITHM_COLORS["TruncGrad"]}
-        plot_objective_and_nnz(row, named, data.p_star, colors=colors)
+        named = {n_: data.runs[n_] for n_ in ("SMIDAS", "TruncGrad", "SCD")}
+        plot_objective_and_nnz(row, named, data.p_star, colors=ALGORITHM_COLORS)
         k = int(np.count_nonzero(data.w_star))
         row[1].axhline(k, color="k", ls="--", lw=1, label=rf"$\|w^\star\|_0$ = {k}")
         row[1].set_ylim(0, data.problem.d * 1.05)
-        row[0].legend(loc="lower left", fontsize=7)
-        row[1].legend(loc="center right", fontsize=7)
-        row[0].set_title(f"{KIND_NAMES[kind]}; bound (4)/(3) = {data.bound_ratio:.2f}", fontsize=9)
-        row[1].set_title(f"d = {data.problem.d}, m = {data.problem.m}, λ = {lam:g}, "
-                         f"T = {T:,} examples per run", fontsize=9)
+        y_title = 1.0 - (0.55 + r * (row[0].get_position().height * H + 1.0) - 0.08) / H
+        fig.text(0.5, y_title, f"{KIND_NAMES[kind]}: tuned η = {data.eta['SMIDAS']:g} (SMIDAS), "
+                 f"{data.eta['TruncGrad']:g} (TruncGrad); bound ratio (TruncGrad/SMIDAS) = {data.bound_ratio:.2f}",
+                 ha="center", va="bottom", fontsize=9)
+    handles, labels = axes[-1][1].get_legend_handles_labels()
+    axes[-1][0].legend(handles, labels, loc="upper left", bbox_to_anchor=(0.0, -0.22), ncol=2, fontsize=9)
+    fig.suptitle(f"d = {data.problem.d}, m = {data.problem.m}, λ = {lam:g}, T = {T:,} examples per run, "
+                 f"{n_seeds} seeds", fontsize=10, y=1.0 - 0.08 / H, va="top")
     return fig
 
 
@@ -802,29 +844,34 @@ def _guarantee_curves(p_star, p0, rho, w1, p, d):
     return guarantee_curves(p_star, p0, rho, w1, p, d)
 
 
-def prop4_figure(Ks=(0.1, 1.0, 4.0), lam=0.01, T=30_000, n_seeds=10, figsize=(12.0, 5.2), fig=None) -> Figure:
-    """Proposition 4 as a Figure.  Left: E[P(w_o)] (mean and min-max band over seeds) for each K against its
-    bound (1+K)P* + (1+K)^2/K * ab/T (dashed), with P* and P(0) marked.  Right: the guarantees alone, far beyond
+def prop4_figure(Ks=(0.1, 1.0, 4.0), lam=0.01, T=30_000, n_seeds=10, figsize=(8.0, 9.6), fig=None) -> Figure:
+    """Proposition 4 as a Figure.  Top: E[P(w_o)] (mean and min-max band over seeds) for each K against its
+    bound (1+K)P* + (1+K)^2/K * ab/T (dashed), with P* and P(0) marked.  Bottom: the guarantees alone, far beyond
     the runs: the excess E[P(w_o)] - P* that Theorem 3 (14) and Proposition 4 guarantee after T iterations,
     each with its parameter tuned for that T (:func:`guarantee_curves`).  Log-log axes."""
     data = prop4_data(Ks, lam, T, n_seeds)
-    legend_rows = -(-(2 * len(data.runs) + 3) // 3)  # the legend below the left panel: 3 columns
-    fig, (ax, ax2) = _fixed_axes(fig, figsize, 1, 2, left=0.8, right=0.05, bottom=0.72 + 0.19 * legend_rows,
-                                 top=0.25, wgap=1.4, width_ratios=(1.5, 1.0))
+    W, H = figsize
+    legend_rows = 2 * len(data.runs) + 3                 # the legend below the top panel: one column
+    gap = 0.75 + 0.24 * legend_rows
+    low_h = 0.42 * (H - 0.6 - 0.35 - 0.3 - gap)          # the bottom panel, its title 0.3 in above it
+    low_y, top_y = 0.6, 0.6 + low_h + 0.3 + gap
+    rects = [(0.85, top_y, W - 1.0, H - 0.35 - top_y), (0.85, low_y, W - 1.0, low_h)]
+    fig, (ax, ax2) = _inch_axes(fig, figsize, rects, "prop4")
     for k, K in enumerate(data.runs):
         r = data.runs[K]
         keep = r.iteration > 0
         x = r.iteration[keep]
         obj = r.objective[:, keep]
-        color = f"C{(k + 3) % 10}"
+        # every curve is a SMIDAS run: shades of its colour, lighter for small K, darker for large K
+        color = _style.shade("SMIDAS", 0.0 if len(data.runs) == 1 else -0.5 + k / (len(data.runs) - 1))
         ax.fill_between(x, obj.min(axis=0), obj.max(axis=0), color=color, alpha=0.2, lw=0)
         ax.plot(x, obj.mean(axis=0), color=color, lw=2, label=f"K = {K:g} (η = {data.etas[K]:.3g}): "
                                                                f"mean of {r.n_seeds} seeds")
         ax.plot(x, data.bounds[K][keep], color=color, ls="--", lw=1.3,
-                label=f"K = {K:g}: $(1+K)P^\\star + \\frac{{(1+K)^2}}{{K}}\\frac{{ab}}{{T}}$")
+                label=f"K = {K:g}: $(1+K)P^\\star + (1+K)^2\\alpha\\gamma/(KT)$")
     it = next(iter(data.runs.values())).iteration
     ax.plot(it[it > 0], data.theorem3[it > 0], color="k", ls="-.", lw=1.3,
-            label=r"$P^\star$ + Theorem 3 (14), $\eta$ tuned for each $T$")
+            label=r"$P^\star$ + Theorem 3 (self-bounded case), $\eta$ tuned for each $T$")
     ax.axhline(data.p_star, color="k", lw=1, label=f"$P^\\star$ = {data.p_star:.4f}")
     ax.axhline(data.p0, color="0.5", ls=":", lw=1, label=f"$P(0)$ = {data.p0:.3f}")
     ax.set_xscale("log")
@@ -833,14 +880,14 @@ def prop4_figure(Ks=(0.1, 1.0, 4.0), lam=0.01, T=30_000, n_seeds=10, figsize=(12
     ax.set_ylabel(r"$P(w_o)$")
     ax.set_ylim(0.5 * data.p_star, 20.0 * data.p0)
     ax.grid(True, which="major", alpha=0.3)
-    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=3)
+    ax.legend(fontsize=9, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=1)
     ax.set_title(f"squared loss, MAGIC04S-like regression: d = {data.problem.d}, m = {data.problem.m}, "
                  f"λ = {lam:g}, ρ = {data.rho:g}", fontsize=9)
 
     w1 = float(np.abs(data.w_star).sum())
     Tg, thm3, prop4 = _guarantee_curves(data.p_star, data.p0, data.rho, w1, data.p, data.problem.d)
-    ax2.plot(Tg, thm3, color="k", ls="-.", lw=1.5, label=r"Theorem 3 (14), $\eta^\star(T)$")
-    ax2.plot(Tg, prop4, color="C4", lw=2, ls="--", label=r"Proposition 4, best $K$ for each $T$")
+    ax2.plot(Tg, thm3, color="k", ls="-.", lw=1.5, label=r"Theorem 3 (self-bounded case), $\eta^\star(T)$")
+    ax2.plot(Tg, prop4, color=ALGORITHM_COLORS["SMIDAS"], lw=2, ls="--", label=r"Proposition 4, best $K$ for each $T$")
     ax2.axhline(data.p_star, color="k", lw=1, label=r"$\varepsilon = P^\star$")
     ax2.axvline(T, color="0.6", ls=":", lw=1, label=f"T of the runs ({T:,})")
     ax2.set_xscale("log")
@@ -849,8 +896,8 @@ def prop4_figure(Ks=(0.1, 1.0, 4.0), lam=0.01, T=30_000, n_seeds=10, figsize=(12
     ax2.set_xlabel("iterations $T$")
     ax2.set_ylabel(r"guaranteed $\mathbb{E}[P(w_o)] - P^\star$")
     ax2.grid(True, which="major", alpha=0.3)
-    ax2.legend(fontsize=7, loc="lower left")
-    ax2.set_title("the two guarantees, parameters tuned for each T", fontsize=9)
+    ax2.legend(fontsize=9, loc="lower left")
+    ax2.set_title("the two guarantees, each with its parameter tuned for each T", fontsize=9)
     return fig
 
 
