@@ -16,9 +16,11 @@ import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 import scipy.sparse as sp  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
+from matplotlib.text import Text  # noqa: E402
 
 from l1lab.book import experiments as W  # noqa: E402
 from l1lab.book.live import png_bytes  # noqa: E402
+from l1lab.book.style import style_problems  # noqa: E402
 from l1lab.data.real import PAPER_DATASETS, offline_standin  # noqa: E402
 from l1lab.experiments import Sweep, SweepRecord, SweepTask  # noqa: E402
 from l1lab.trace import Result, Trace  # noqa: E402
@@ -125,9 +127,41 @@ def test_other_eta_runs_its_seeds(tiny):
 def test_eta_figure(tiny):
     fig = W.eta_figure(data=tiny)
     assert len(fig.axes) == 4 and all(ax.get_xscale() == "log" for ax in fig.axes)
-    title = _title(fig)
-    for ds in tiny.names:
-        assert tiny.label(ds) in title
+    for ax, ds in zip(fig.axes, tiny.names):                        # 2 x 2 panels, each names its data
+        assert ax.get_title() == f"{ds.upper()} (offline stand-in)"
+    assert fig.legends and "Table 1" in _title(fig)
+
+
+def test_overview_figure(tiny):
+    for lam, first in ((1e-6, 1), (1e-2, 5)):
+        fig = W.overview_figure(lam, data=tiny)
+        assert len(fig.axes) == 8
+        titles = [ax.get_title(loc="left") for ax in fig.axes[::2]]
+        assert titles == [f"paper's Fig. {first + k}: {ds.upper()} (offline stand-in)"
+                          for k, ds in enumerate(tiny.names)]
+        assert "all on offline stand-ins" in _title(fig)
+        legend = [t.get_text() for t in fig.legends[0].get_texts()]
+        assert {"SCD", "GCD", "SMIDAS", "TruncGrad"} <= set(legend)
+        assert ("minimum P*" in legend) == (lam >= 1e-3)
+        assert style_problems(fig) == []
+    with pytest.raises(ValueError, match="lam"):
+        W.overview_figure(1e-3, data=tiny)
+
+
+def _texts(fig):
+    return [t for t in fig.findobj(Text) if t.get_visible() and t.get_text().strip()]
+
+
+def test_figures_fit_the_page_and_are_readable(tiny):
+    """At most 8 inches wide, no text smaller than 9 points (the figure is drawn first: the tick labels exist)."""
+    figs = [W.experiment_figure("duke", 1e-2, data=tiny), W.experiment_figure("arcene", 1e-6, data=tiny, live=True),
+            W.overview_figure(1e-2, data=tiny), W.eta_figure(data=tiny)]
+    for fig in figs:
+        fig.savefig(io.BytesIO(), format="png", dpi=40)
+        assert fig.get_size_inches()[0] <= 8.0
+        small = [(t.get_text()[:30], t.get_fontsize()) for t in _texts(fig) if t.get_fontsize() < W.MIN_FONT]
+        assert not small, small
+        assert style_problems(fig) == []
 
 
 def test_figure_range_errors(tiny):
@@ -284,3 +318,35 @@ def test_figure_of_real_data_has_no_standin_box():
     assert not any("OFFLINE" in t.get_text() for t in fig.axes[0].texts)
     with pytest.raises(ValueError, match="no data sets"):
         data.optimum("magic04d", 1e-6)
+
+
+# ---------------------------------------------------------------------------------------------- the lecture's numbers
+def test_lecture_numbers_and_tables(tiny):
+    nums = W.lecture_numbers(tiny)
+    for key in ("magic-m", "bc-pairs", "n-tuning", "n-seeded", "gcd-steps", "eta-rows", "n-held", "n-claims",
+                "demo-eta", "demo-final", "ex-link-duke", "ex-cyclic-diff", "wstar-m4d"):
+        assert key in nums
+    for key, value in nums.items():                                 # glued as plain Python values
+        assert type(value) in (int, float, str), (key, type(value))
+    assert nums["n-claims"] == 20 and 0 <= nums["n-held"] <= 20
+    assert nums["n-tuning"] == len({r.key for r in tiny.tuning.records})
+    assert nums["gcd-steps"] == 1                                   # 0.2 passes: one GCD step
+    assert nums["eta-rows"] == 8 and nums["eta-pairs"] == 8
+    assert nums["p-duke"] == math.ceil(2 * math.log(7129)) and nums["p-magic"] == math.ceil(2 * math.log(1030))
+    assert math.isclose(nums["ex-link-duke"] ** (nums["p-duke"] - 1), 1e-6)
+    assert nums["demo-eta-down"] <= nums["demo-eta"] <= nums["demo-eta-up"]
+    md = W.lecture_markdown(tiny, nums)
+    assert md["data-note"].startswith("**The data on this page are offline stand-ins.**")
+    assert len(md["eta-table"].split("\n\n")[0].splitlines()) == 2 + 8
+    assert "DUKE\\*, 10⁻⁶ |" not in md["eta-table"] and "| DUKE*, 10⁻⁶ |" in md["eta-table"]
+    assert len(md["claims-table"].splitlines()) == 2 + 20
+    assert "where ours differ" not in md["claims-table"]
+    assert len(md["effective-table"].split("\n\n")[0].splitlines()) == 2 + 8
+    assert md["optimum-table"].count("| MAGIC04D*") == 1
+    assert "verdict" in md["ex-threshold-answer"] and md["ex-cyclic-where"].startswith(tuple(n.upper()
+                                                                                               for n in tiny.names))
+
+
+def test_table_formats():
+    f = W._fmt_table_eta
+    assert [f(e) for e in (50.0, 1.0, 0.1, 5e-5, 1e-6, None)] == ["50", "1", "10⁻¹", "5·10⁻⁵", "10⁻⁶", "—"]

@@ -21,19 +21,19 @@ Same three layers as :mod:`l1lab.book.scd`: cached *data* (the sweep), *figure* 
 How the claims are measured
 ---------------------------
 Every claim is read off one or more of the eight figures (a data set and a lambda), at the **common budget**
-B, the smallest final number of data accesses of the four algorithms (all four are given the same number of
-passes over X, so they end within about 1 % of each other; a checkpoint up to 1.01 B counts as "at B").  For
+N, the smallest final number of data accesses of the four algorithms (all four are given the same number of
+passes over X, so they end within about 1 % of each other; a checkpoint up to 1.01 N counts as "at N").  For
 an algorithm A, with P_A(t) the mean over seeds of the objective after t data accesses:
 
-* the **excess** e_A = (P_A(B) - P_low) / (P(0) - P_low), where P(0) = log 2 is the objective at w = 0 and
-  P_low the smallest mean objective any of the four reaches on the figure by B.  It is the distance to the best
+* the **excess** e_A = (P_A(N) - P_low) / (P(0) - P_low), where P(0) = log 2 is the objective at w = 0 and
+  P_low the smallest mean objective any of the four reaches on the figure by N.  It is the distance to the best
   value seen, as a fraction of the whole descent, and is what a linear y-axis shows (the paper's figures and
   ours).  A is **better** than B if e_B - e_A > ``tie`` (0.02), **about the same** if \|e_A - e_B\| <= ``tie``,
   **slightly better** if ``tie`` < e_B - e_A <= ``much`` (0.10) and **much better** if e_B - e_A > ``much``;
-* the **time to the minimum** t_A: the first data-access count at which e_A(t) <= ``target`` (0.01), infinite
-  if it never does by B ("quicker to reach the minimum");
-* **early**: the same quantities at ``early`` * B (0.1 B), the last checkpoint at or before it;
-* the **sparsity** l0_A: the mean over seeds of the number of nonzeros of the iterate at B (the trace's count,
+* the **time to the minimum** r_A: the first data-access count at which e_A(t) <= ``target`` (0.01), infinite
+  if it never does by N ("quicker to reach the minimum");
+* **early**: the same quantities at ``early`` * N (0.1 N), the last checkpoint at or before it;
+* the **sparsity** l0_A: the mean over seeds of the number of nonzeros of the iterate at N (the trace's count,
   which is what the paper plots; SMIDAS's tiny-but-nonzero weights count).  A is **sparser** than B if
   l0_A <= ``sparser`` (0.9) * l0_B.
 
@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 import textwrap
 import warnings
 from dataclasses import dataclass, field
@@ -71,9 +72,10 @@ from .plotting import plot_objective_and_nnz
 
 __all__ = [
     "ALGORITHM_COLORS", "CLAIMS", "CRITERIA", "Claim", "ClaimResult", "EXPERIMENT_DEFAULTS", "EXPERIMENT_LIMITS",
-    "ExperimentData", "FIGURES", "FigureStats", "SOLVER_NAMES", "claims_markdown", "effective_nnz", "eta_figure",
-    "evaluate_claims", "experiment_data", "experiment_demo", "experiment_figure", "figure_stats", "format_claims",
-    "paper_datasets", "prepare_dataset",
+    "ExperimentData", "FIGURES", "FigureStats", "MIN_FONT", "SOLVER_NAMES", "claims_markdown", "cyclic_sweep",
+    "data_note", "effective_markdown", "effective_nnz", "eta_figure", "eta_markdown", "evaluate_claims",
+    "experiment_data", "experiment_demo", "experiment_figure", "figure_stats", "format_claims", "lecture_markdown",
+    "lecture_numbers", "optimum_markdown", "overview_figure", "paper_datasets", "prepare_dataset",
 ]
 
 #: The paper's figure number of each (data set, lambda).
@@ -249,7 +251,8 @@ class ExperimentData:
             return self.final.runs(dataset, solver, lam, chosen)
         grid = self.grid(dataset, solver, lam)
         if not any(_same(eta, g) for g in grid):
-            raise ValueError(f"eta={eta!r} is not on the grid of {SOLVER_NAMES[solver]} ({', '.join(f'{g:g}' for g in grid)})")
+            raise ValueError(f"eta={eta!r} is not on the grid of {SOLVER_NAMES[solver]} "
+                             f"({', '.join(f'{g:g}' for g in grid)})")
         key = (dataset, solver, float(lam), float(eta))
         if key not in self._extra:
             if self.datasets is None or self.n_seeds == 1:
@@ -528,7 +531,7 @@ def _smidas_sparser(st, c):
     note = "" if held else (f"SMIDAS ends with {st.nnz['SMIDAS']:.0f} nonzeros, not fewer than "
                             f"{100 * c['sparser']:.0f} % of the sparser of TruncGrad and SCD ({others:.0f}); "
                             + _effective(st, ("SMIDAS", "TruncGrad", "SCD")) + ".")
-    return held, "l0: " + _l0(st, ("SMIDAS", "TruncGrad", "SCD")), note
+    return held, "ℓ0: " + _l0(st, ("SMIDAS", "TruncGrad", "SCD")), note
 
 
 def claim_gcd_duke(stats, c):
@@ -556,11 +559,11 @@ def claim_smidas_catches_up_arcene(stats, c):
     best_end = min(st.excess[n] for n in ("SCD", "TruncGrad"))
     slow = st.excess_early["SMIDAS"] > best_early + c["tie"]
     caught = st.excess["SMIDAS"] <= best_end + c["tie"]
-    nums = (f"at {c['early']:g} B: {_exc(st, ('SMIDAS', 'SCD', 'TruncGrad'), early=True)}; "
-            f"at B: {_exc(st, ('SMIDAS', 'SCD', 'TruncGrad'))}")
+    nums = (f"at {c['early']:g} N: {_exc(st, ('SMIDAS', 'SCD', 'TruncGrad'), early=True)}; "
+            f"at N: {_exc(st, ('SMIDAS', 'SCD', 'TruncGrad'))}")
     parts = []
     if not slow:
-        parts.append(f"SMIDAS is not behind early on (at {c['early']:g} B it is within "
+        parts.append(f"SMIDAS is not behind early on (at {c['early']:g} N it is within "
                      f"{100 * c['tie']:.0f} points of the better of SCD and TruncGrad, or ahead)")
     if not caught:
         parts.append("SMIDAS has not caught up by the end of the budget")
@@ -628,7 +631,7 @@ def claim_smidas_sparse_magic(stats, c):
                         f"{stats[(ds, 1e-6)].nnz_effective['SCD']:.0f}, TruncGrad "
                         f"{stats[(ds, 1e-6)].nnz_effective['TruncGrad']:.0f}" for ds in ("magic04s", "magic04d"))
         off.append(f"counting only |w_j| > 1e-6 max|w| (final iterate): {eff}")
-    return not off, "l0: " + "; ".join(nums), ("; ".join(off) + ".") if off else ""
+    return not off, "ℓ0: " + "; ".join(nums), ("; ".join(off) + ".") if off else ""
 
 
 def claim_scd_fastest_duke_arcene(stats, c):
@@ -641,7 +644,7 @@ def claim_scd_fastest_duke_arcene(stats, c):
             faster = [n for n in ("GCD", "SMIDAS", "TruncGrad") if st.reach[n] < st.reach["SCD"]]
             verb = "reaches" if len(faster) == 1 else "reach"
             off.append(f"on {ds.upper()} " + (f"{' and '.join(faster)} {verb} the minimum first" if faster
-                                               else "SCD does not reach the minimum by B"))
+                                               else "SCD does not reach the minimum by N"))
         elif st.excess["SCD"] > min(st.excess[n] for n in ("GCD", "SMIDAS", "TruncGrad")) + c["tie"]:
             off.append(f"on {ds.upper()} SCD ends above the best of the others")
     return not off, "data accesses " + " | ".join(nums), ("; ".join(off) + ".") if off else ""
@@ -660,7 +663,7 @@ def claim_scd_sparsest_duke_arcene(stats, c):
                          "coordinates in its few iterations)")
             off.append(f"on {ds.upper()} {' and '.join(sparser)} {'is' if len(sparser) == 1 else 'are'} sparser "
                        f"than SCD{extra}")
-    return not off, "l0: " + " | ".join(nums), ("; ".join(off) + ".") if off else ""
+    return not off, "ℓ0: " + " | ".join(nums), ("; ".join(off) + ".") if off else ""
 
 
 def claim_smidas_beats_truncgrad_duke_arcene(stats, c):
@@ -694,7 +697,7 @@ def claim_cd_quicker_magic04s(stats, c):
     sg = min(st.reach["SMIDAS"], st.reach["TruncGrad"])
     held = math.isfinite(cd) and cd < sg
     note = "" if held else ("SCD and GCD do not both reach the minimum before SMIDAS and TruncGrad"
-                            + ("" if math.isfinite(cd) else " (at least one of them never gets there by B)") + ".")
+                            + ("" if math.isfinite(cd) else " (at least one of them never gets there by N)") + ".")
     return held, "data accesses to the minimum: " + _reach(st, ALL), note
 
 
@@ -720,7 +723,7 @@ def claim_truncgrad_dense_all(stats, c):
                        f"{100 * c['dense']:.0f} %")
         if denser:
             off.append(f"on {ds.upper()} {' and '.join(denser)} {'is' if len(denser) == 1 else 'are'} denser")
-    return not off, "l0 (at 0.1 B → at B): " + " | ".join(nums), ("; ".join(off) + ".") if off else ""
+    return not off, "ℓ0 (at 0.1 N → at N): " + " | ".join(nums), ("; ".join(off) + ".") if off else ""
 
 
 def claim_truncgrad_dense_magic04d(stats, c):
@@ -737,7 +740,7 @@ def claim_truncgrad_dense_magic04d(stats, c):
                    f"{100 * c['few']:.0f} % of the coordinates nonzero")
     if off:
         off.append(_effective(st, ALL))
-    return ok_tg and ok_others, "l0: " + _l0(st, ALL), ("; ".join(off) + ".") if off else ""
+    return ok_tg and ok_others, "ℓ0: " + _l0(st, ALL), ("; ".join(off) + ".") if off else ""
 
 
 def claim_gcd_slower_everywhere(stats, c):
@@ -756,79 +759,79 @@ _LESS, _MORE = 1e-6, 1e-2
 
 #: The claims of Section 4.3 (and the expectation of Section 4.2 about GCD), in the paper's order.
 CLAIMS = (
-    Claim("gcd-much-worse-duke", "4.3.1, Fig. 1 (DUKE, λ = 1e-6)",
+    Claim("gcd-much-worse-duke", "§4.3.1, the paper's Fig. 1 (DUKE, λ = 1e-6)",
           "It is clear that GCD does much worse than the other three algorithms.",
           "e_GCD − max(e_SCD, e_SMIDAS, e_TruncGrad) > much", (("duke", _LESS),), claim_gcd_duke),
-    Claim("tuned-like-scd-duke", "4.3.1, Fig. 1 (DUKE, λ = 1e-6)",
+    Claim("tuned-like-scd-duke", "§4.3.1, the paper's Fig. 1 (DUKE, λ = 1e-6)",
           "The two algorithms having a tunable parameter η have roughly the same performance as SCD.",
           "|e_SMIDAS − e_SCD| ≤ tie and |e_TruncGrad − e_SCD| ≤ tie", (("duke", _LESS),), claim_tuned_like_scd_duke),
-    Claim("smidas-sparser-duke", "4.3.1, Fig. 1 (DUKE, λ = 1e-6)",
+    Claim("smidas-sparser-duke", "§4.3.1, the paper's Fig. 1 (DUKE, λ = 1e-6)",
           "SMIDAS has better sparsity properties as compared to TRUNCGRAD and SCD.",
           "l0_SMIDAS ≤ sparser × min(l0_TruncGrad, l0_SCD)", (("duke", _LESS),), claim_smidas_sparse_duke),
-    Claim("arcene-like-duke", "4.3.1, Fig. 2 (ARCENE, λ = 1e-6)",
+    Claim("arcene-like-duke", "§4.3.1, the paper's Fig. 2 (ARCENE, λ = 1e-6)",
           "The results are quite similar to those for the DUKE data set.",
           "the two criteria above (GCD much worse; SMIDAS and TruncGrad about the same as SCD) on ARCENE",
           (("arcene", _LESS),), claim_arcene_like_duke),
-    Claim("smidas-catches-up-arcene", "4.3.1, Fig. 2 (ARCENE, λ = 1e-6)",
+    Claim("smidas-catches-up-arcene", "§4.3.1, the paper's Fig. 2 (ARCENE, λ = 1e-6)",
           "SMIDAS is slow for a short while early on but quickly catches up.",
-          "at early × B: e_SMIDAS > min(e_SCD, e_TruncGrad) + tie; at B: e_SMIDAS ≤ min(e_SCD, e_TruncGrad) + tie",
+          "at early × N: e_SMIDAS > min(e_SCD, e_TruncGrad) + tie; at N: e_SMIDAS ≤ min(e_SCD, e_TruncGrad) + tie",
           (("arcene", _LESS),), claim_smidas_catches_up_arcene),
-    Claim("smidas-sparser-arcene", "4.3.1, Fig. 2 (ARCENE, λ = 1e-6)",
+    Claim("smidas-sparser-arcene", "§4.3.1, the paper's Fig. 2 (ARCENE, λ = 1e-6)",
           "Again, it [SMIDAS] displays good sparsity properties.",
           "l0_SMIDAS ≤ sparser × min(l0_TruncGrad, l0_SCD)", (("arcene", _LESS),), claim_smidas_sparse_arcene),
-    Claim("smidas-much-better-magic04d", "4.3.1, Fig. 4 (MAGIC04D, λ = 1e-6)",
+    Claim("smidas-much-better-magic04d", "§4.3.1, the paper's Fig. 4 (MAGIC04D, λ = 1e-6)",
           "SMIDAS does much better than TRUNCGRAD for the MAGIC04D data set (where the example vectors are dense).",
           "e_TruncGrad − e_SMIDAS > much", (("magic04d", _LESS),), claim_smidas_much_better_magic04d),
-    Claim("truncgrad-slightly-better-magic04s", "4.3.1, Fig. 3 (MAGIC04S, λ = 1e-6)",
+    Claim("truncgrad-slightly-better-magic04s", "§4.3.1, the paper's Fig. 3 (MAGIC04S, λ = 1e-6)",
           "TRUNCGRAD is slightly better for the MAGIC04S data set (where the example vectors are sparse).",
           "tie < e_SMIDAS − e_TruncGrad ≤ much", (("magic04s", _LESS),), claim_truncgrad_slightly_better_magic04s),
-    Claim("scd-slightly-worse-magic04s", "4.3.1, Fig. 3 (MAGIC04S, λ = 1e-6)",
+    Claim("scd-slightly-worse-magic04s", "§4.3.1, the paper's Fig. 3 (MAGIC04S, λ = 1e-6)",
           "The parameter-free SCD algorithm is slightly worse than the parameter-based algorithms TRUNCGRAD and "
           "SMIDAS on MAGIC04S.",
           "tie < e_SCD − e_X ≤ much for X = TruncGrad and X = SMIDAS", (("magic04s", _LESS),),
           claim_scd_slightly_worse_magic04s),
-    Claim("scd-between-magic04d", "4.3.1, Fig. 4 (MAGIC04D, λ = 1e-6)",
+    Claim("scd-between-magic04d", "§4.3.1, the paper's Fig. 4 (MAGIC04D, λ = 1e-6)",
           "For MAGIC04D, its [SCD's] performance is better than TRUNCGRAD, but slightly worse than SMIDAS.",
           "e_TruncGrad − e_SCD > tie and tie < e_SCD − e_SMIDAS ≤ much", (("magic04d", _LESS),),
           claim_scd_between_magic04d),
-    Claim("smidas-sparse-magic", "4.3.1, Figs. 3-4 (MAGIC04S/D, λ = 1e-6)",
+    Claim("smidas-sparse-magic", "§4.3.1, the paper's Figs. 3-4 (MAGIC04S/D, λ = 1e-6)",
           "On both data sets, SMIDAS seems to be doing quite well in terms of sparsity.",
           "on both: l0_SMIDAS ≤ min(l0_SCD, l0_TruncGrad) and l0_SMIDAS ≤ dense × d",
           (("magic04s", _LESS), ("magic04d", _LESS)),
           claim_smidas_sparse_magic),
-    Claim("scd-fastest-duke-arcene", "4.3.2, Figs. 5-6 (DUKE, ARCENE, λ = 1e-2)",
+    Claim("scd-fastest-duke-arcene", "§4.3.2, the paper's Figs. 5-6 (DUKE, ARCENE, λ = 1e-2)",
           "SCD outperforms all other algorithms on the DUKE and ARCENE data sets. [...] it gets to the minimum "
           "objective faster.",
-          "on both: t_SCD ≤ t_X for every other X (t: data accesses to e ≤ target) and e_SCD ≤ min_X e_X + tie",
+          "on both: r_SCD ≤ r_X for every other X (r: data accesses to e ≤ target) and e_SCD ≤ min_X e_X + tie",
           (("duke", _MORE), ("arcene", _MORE)), claim_scd_fastest_duke_arcene),
-    Claim("scd-sparsest-duke-arcene", "4.3.2, Figs. 5-6 (DUKE, ARCENE, λ = 1e-2)",
+    Claim("scd-sparsest-duke-arcene", "§4.3.2, the paper's Figs. 5-6 (DUKE, ARCENE, λ = 1e-2)",
           "[...] but it [SCD] also gets best sparsity.",
           "on both: l0_SCD ≤ l0_X for every other algorithm X", (("duke", _MORE), ("arcene", _MORE)),
           claim_scd_sparsest_duke_arcene),
-    Claim("smidas-beats-truncgrad-duke-arcene", "4.3.2, Figs. 5-6 (DUKE, ARCENE, λ = 1e-2)",
+    Claim("smidas-beats-truncgrad-duke-arcene", "§4.3.2, the paper's Figs. 5-6 (DUKE, ARCENE, λ = 1e-2)",
           "On both data sets, SMIDAS does better than TRUNCGRAD.",
           "on both: e_TruncGrad − e_SMIDAS > tie", (("duke", _MORE), ("arcene", _MORE)),
           claim_smidas_beats_truncgrad_duke_arcene),
-    Claim("smidas-dense-magic", "4.3.2, Figs. 7-8 (MAGIC04S/D, λ = 1e-2)",
+    Claim("smidas-dense-magic", "§4.3.2, the paper's Figs. 7-8 (MAGIC04S/D, λ = 1e-2)",
           "SMIDAS does better when the features are dense.",
           "on MAGIC04D e_TruncGrad − e_SMIDAS > tie, and larger than on MAGIC04S",
           (("magic04s", _MORE), ("magic04d", _MORE)), claim_smidas_dense_magic),
-    Claim("cd-quicker-magic04s", "4.3.2, Fig. 7 (MAGIC04S, λ = 1e-2)",
+    Claim("cd-quicker-magic04s", "§4.3.2, the paper's Fig. 7 (MAGIC04S, λ = 1e-2)",
           "The coordinate descent algorithms SCD and GCD are quicker to reach the minimum on MAGIC04S.",
-          "max(t_SCD, t_GCD) < min(t_SMIDAS, t_TruncGrad)", (("magic04s", _MORE),), claim_cd_quicker_magic04s),
-    Claim("cd-edge-lost-magic04d", "4.3.2, Fig. 8 (MAGIC04D, λ = 1e-2)",
+          "max(r_SCD, r_GCD) < min(r_SMIDAS, r_TruncGrad)", (("magic04s", _MORE),), claim_cd_quicker_magic04s),
+    Claim("cd-edge-lost-magic04d", "§4.3.2, the paper's Fig. 8 (MAGIC04D, λ = 1e-2)",
           "The edge, however, seems to be lost on the MAGIC04D data set.",
-          "min(t_SMIDAS, t_TruncGrad) ≤ min(t_SCD, t_GCD)", (("magic04d", _MORE),), claim_cd_edge_lost_magic04d),
-    Claim("truncgrad-loses-sparsity", "4.3.2, Figs. 5-8 (all, λ = 1e-2)",
+          "min(r_SMIDAS, r_TruncGrad) ≤ min(r_SCD, r_GCD)", (("magic04d", _MORE),), claim_cd_edge_lost_magic04d),
+    Claim("truncgrad-loses-sparsity", "§4.3.2, the paper's Figs. 5-8 (all, λ = 1e-2)",
           "In all cases, TRUNCGRAD seems to be unable to keep sparsity of the iterates as it progresses.",
           "on all four: l0_TruncGrad ≥ dense × d and l0_TruncGrad ≥ l0_X for every other X",
           tuple((ds, _MORE) for ds in PAPER_DATASETS), claim_truncgrad_dense_all),
-    Claim("truncgrad-dense-magic04d", "4.3.2, Fig. 8 (MAGIC04D, λ = 1e-2)",
+    Claim("truncgrad-dense-magic04d", "§4.3.2, the paper's Fig. 8 (MAGIC04D, λ = 1e-2)",
           "[...] all the other algorithms have density levels of a few tens while TRUNCGRAD has almost no sparsity "
           "whatsoever.",
           "l0_TruncGrad ≥ almost_dense × d and l0_X ≤ few × d for X = SCD, GCD, SMIDAS", (("magic04d", _MORE),),
           claim_truncgrad_dense_magic04d),
-    Claim("gcd-slower-than-scd", "4.2 and Figs. 1-8 (all)",
+    Claim("gcd-slower-than-scd", "§4.2 and the paper's Figs. 1-8 (all)",
           "We expect that the deterministic algorithm [GCD] will converge much slower than the stochastic "
           "algorithm [SCD].",
           "in every figure: e_GCD − e_SCD > tie", tuple(FIGURES), claim_gcd_slower_everywhere),
@@ -876,18 +879,18 @@ def _md(text) -> str:
     return out
 
 
-def claims_markdown(results, criterion=False) -> str:
+def claims_markdown(results, criterion=False, notes=True) -> str:
     """The claims table as Markdown (display it with ``IPython.display.Markdown``; a pipe table, so a Jupyter
     Book cell showing it needs ``mystnb: {markdown_format: gfm}`` in its metadata): where, the claim, held / not
     held, our numbers, and where ours differ a sentence saying what we saw.  ``criterion=True`` adds the criterion
-    column."""
+    column, ``notes=False`` drops the last one."""
     head = ["", "where", "claim (the paper's words)"] + (["criterion"] if criterion else []) + \
-        ["ours", "our numbers", "where ours differ"]
+        ["ours", "our numbers"] + (["where ours differ"] if notes else [])
     lines = ["| " + " | ".join(head) + " |", "|" + "|".join("---" for _ in head) + "|"]
     for k, r in enumerate(results, 1):
         mark = {True: "**held**", False: "**not held**", None: "not evaluated"}[r.held]
         cells = [str(k), _md(r.where), _md(r.text)] + ([_md(r.criterion)] if criterion else []) + \
-            [mark, _md(r.numbers), _md(r.note)]
+            [mark, _md(r.numbers)] + ([_md(r.note)] if notes else [])
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
@@ -907,23 +910,318 @@ def format_claims(results, width=110) -> str:
     return "\n".join(out)
 
 
+# ---------------------------------------------------------------------------------------------- the lecture's numbers
+_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def _fmt_table_eta(e) -> str:
+    """A step size (or a lambda) as the paper's Table 1 writes it, in plain text: 50, 1, 10⁻¹, 5·10⁻⁵."""
+    if e is None:
+        return "—"
+    m, k = f"{e:.0e}".split("e")
+    k = int(k)
+    if k >= 0 or float(f"{m}e{k}") != e:
+        return f"{e:g}"
+    power = "10" + str(k).translate(_SUPERSCRIPT)
+    return power if m == "1" else f"{m}·{power}"
+
+
+def _ratio(a, b) -> float:
+    return max(a / b, b / a)
+
+
+def eta_markdown(data: ExperimentData) -> str:
+    """The step sizes chosen by grid beside the paper's Table 1, as a Markdown table (a dagger marks a choice at
+    an edge of the grid, a star a data set that is an offline stand-in)."""
+    chosen = data.tuning.chosen_etas()
+    lines = ["| data set, λ | SMIDAS: ours | paper | TruncGrad: ours | paper |",
+             "|---|---:|---:|---:|---:|"]
+    for ds in data.names:
+        for lam in data.lams:
+            paper = _lookup(PAPER_TABLE1, ds, lam) or {}
+            cells = [f"{ds.upper()}{'*' if data.offline(ds) else ''}, {_fmt_table_eta(lam)}"]
+            for s in ("smidas", "truncgrad"):
+                e, edge = next(v for (d2, lm, s2), v in chosen.items() if d2 == ds and s2 == s and _same(lm, lam))
+                cells += [_fmt_table_eta(e) + ("†" if edge else ""), _fmt_table_eta(paper.get(s))]
+            lines.append("| " + " | ".join(cells) + " |")
+    notes = []
+    if any(data.offline(ds) for ds in data.names):
+        notes.append("\\* an offline stand-in, not the paper's data")
+    if any(edge for _e, edge in chosen.values()):
+        notes.append("† chosen at an edge of the grid")
+    return "\n".join(lines) + ("\n\n" + "; ".join(notes) + "." if notes else "")
+
+
+def optimum_markdown(data: ExperimentData, lam=1e-2) -> str:
+    """The minimum P*, ||w*||_0 and every algorithm's final distance P(w) - P* (mean over seeds), as a Markdown
+    table."""
+    head = "| data set | P* | ‖w*‖₀ | " + " | ".join(SOLVER_NAMES[s] for s in PAPER_SOLVERS) + " |"
+    lines = [head, "|---|" + "---:|" * (2 + len(PAPER_SOLVERS))]
+    for ds in data.names:
+        p_star, l0 = data.optimum(ds, lam)
+        gaps = [data.runs(ds, s, lam).objective[:, -1].mean() - p_star for s in PAPER_SOLVERS]
+        lines.append(f"| {ds.upper()}{'*' if data.offline(ds) else ''} | {p_star:.4f} | {l0} | "
+                     + " | ".join(f"{g:.4f}" for g in gaps) + " |")
+    return "\n".join(lines) + f"\n\nThe minimum P* at λ = {_fmt_table_eta(lam)}, the nonzeros of the minimizer, and " \
+        "each algorithm's distance P − P* at the end of the budget (mean over seeds)" + \
+        ("; \\* an offline stand-in." if any(data.offline(ds) for ds in data.names) else ".")
+
+
+def effective_markdown(data: ExperimentData) -> str:
+    """For every figure and for SCD, SMIDAS and TruncGrad, the nonzeros of the final iterate (the paper's count) and
+    the weights above 1e-6 times the largest (:func:`effective_nnz`), as a Markdown table."""
+    shown = ("scd", "smidas", "truncgrad")      # GCD's few nonzeros are all large
+    lines = ["| data set, λ | " + " | ".join(SOLVER_NAMES[s] for s in shown) + " |",
+             "|---|" + "---:|" * len(shown)]
+    for lam in data.lams:
+        for ds in data.names:
+            cells = []
+            for s in shown:
+                r = data.runs(ds, s, lam)
+                cells.append(f"{r.nnz[:, -1].mean():.0f} / {effective_nnz(r):.0f}")
+            lines.append(f"| {ds.upper()}{'*' if data.offline(ds) else ''}, {_fmt_table_eta(lam)} | "
+                         + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n\nEach cell: nonzeros / weights above 10⁻⁶ times the largest, final iterate, " \
+        "mean over seeds."
+
+
+def data_note(data: ExperimentData) -> str:
+    """One plain paragraph (Markdown) saying which data the page shows."""
+    off = [ds.upper() for ds in data.names if data.offline(ds)]
+    if not off:
+        return ("**The data on this page are the paper's**, downloaded and checked against their SHA-256 when "
+                "the page was computed.")
+    which = "the four data sets" if len(off) == len(data.names) else ", ".join(off)
+    return (f"**The data on this page are offline stand-ins.** The book is built without network access, so {which} "
+            "are replaced by labelled stand-ins with the shape or the construction of the originals (described "
+            "below); every figure and table says so, and every conclusion here is about the stand-ins. Run the "
+            "notebook with network access (Binder or Colab) to recompute everything on the paper's data.")
+
+
+#: the alternative thresholds of the lecture's exercise on the criteria
+THRESHOLD_VARIANTS = ({"tie": 0.001}, {"tie": 0.005}, {"tie": 0.05}, {"much": 0.05}, {"much": 0.2})
+
+
+def _threshold_answer(data: ExperimentData, variants=THRESHOLD_VARIANTS) -> str:
+    """Which verdicts change, against :data:`CRITERIA`, under each of ``variants`` (Markdown)."""
+    base = [r.held for r in evaluate_claims(data)]
+    parts, changed = [], set()
+    for v in variants:
+        now = [r.held for r in evaluate_claims(data, criteria=v)]
+        diff = [k for k, (a, b) in enumerate(zip(base, now)) if a != b]
+        changed.update(diff)
+        what = ", ".join(f"{k} = {x:g}" for k, x in v.items())
+        if diff:
+            parts.append(f"with {what}, claim{'s' if len(diff) > 1 else ''} "
+                         + ", ".join(f"{k + 1} ({'held' if base[k] else 'not held'} → "
+                                     f"{'held' if now[k] else 'not held'})" for k in diff))
+        else:
+            parts.append(f"with {what}, none")
+    head = (f"{len(changed)} of the {len(base)} verdicts change under at least one of these thresholds: "
+            if changed else "No verdict changes under these thresholds: ")
+    return head + "; ".join(parts) + "."
+
+
+def _short_where(where: str) -> str:
+    """"§4.3.1, the paper's Fig. 1 (DUKE, λ = 1e-6)" -> "§4.3.1, Fig. 1: DUKE, 10⁻⁶" (the column says "in the
+    paper")."""
+    out = where.replace("the paper's ", "")
+    out = re.sub(r"λ = (1e-\d+)", lambda m: _fmt_table_eta(float(m.group(1))), out)
+    out = re.sub(r"(Figs?\. [\d-]+) \((.*)\)$", r"\1: \2", out)
+    return out.replace("-", "–")
+
+
+def _claims_table(data: ExperimentData) -> str:
+    """The claims table of the lecture: without the notes column (the prose discusses them), places shortened."""
+    results = evaluate_claims(data)
+    for r in results:
+        r.where = _short_where(r.where)
+    table = claims_markdown(results, notes=False)
+    return table.replace("|  | where |", "|  | where in the paper |", 1)
+
+
+def lecture_markdown(data: ExperimentData, numbers=None) -> dict:
+    """The lecture's Markdown pieces, keyed as the page glues them (``exp-<key>``): the data note and the tables,
+    the answer of the threshold exercise and the texts its prose needs (``numbers``: :func:`lecture_numbers`,
+    computed if None)."""
+    nums = lecture_numbers(data) if numbers is None else numbers
+    return {"data-note": data_note(data), "eta-table": eta_markdown(data), "optimum-table": optimum_markdown(data),
+            "claims-table": _claims_table(data),
+            "effective-table": effective_markdown(data), "ex-threshold-answer": _threshold_answer(data),
+            "ex-cyclic-where": nums["_cyclic_where"], "ex-cyclic-mid-where": nums["_cyclic_mid_where"],
+            "demo-compare": nums["_demo_compare"], "demo-up-compare": nums["_demo_up_compare"],
+            "demo-direction": nums["_demo_direction"]}
+
+
+def cyclic_sweep(data: ExperimentData):
+    """SCD (seed 0) and cyclic coordinate descent on the sweep's data sets, lambdas and budget (cached on disk)."""
+    return run_sweep(data.datasets, solvers=("scd", "cyclic_cd"), lams=data.lams, epochs=data.epochs, seeds=(0,),
+                     n_checkpoints=data.n_checkpoints, cache_dir=data.cache_dir, progress=False,
+                     n_jobs=_default_jobs(data.datasets))
+
+
+def _where(ds, lam) -> str:
+    return f"{ds.upper()}, λ = {_fmt_table_eta(lam)}"
+
+
+def lecture_numbers(data: ExperimentData, cyclic=None) -> dict:
+    """Every number the lecture's prose states about the sweep, keyed as the page glues them (``exp-<key>``).
+    Keys starting with "_" are texts for :func:`lecture_markdown`.  ``cyclic``: the sweep of :func:`cyclic_sweep`
+    (computed if None).  Needs the data sets (``data.datasets``)."""
+    if data.datasets is None:
+        raise ValueError("lecture_numbers needs an ExperimentData with its data sets")
+    less, more = min(data.lams), max(data.lams)
+    out = {}
+    # the data: stand-ins (their facts come from the stand-ins themselves, whatever data the page uses)
+    from ..data.real import offline_standin
+
+    sets = {n: (ds if ds.offline else offline_standin(n)) for n, ds in data.datasets.items()}
+    magic = sets.get("magic04s")
+    if magic is not None:
+        out["magic-m"], out["magic-d"] = magic.m, magic.d
+        out["magic-ratio"] = 19020 / magic.m
+        Xr = magic.X[:, : magic.d - 1000]
+        Xr = Xr.toarray() if sp.issparse(Xr) else np.asarray(Xr)
+        cc = np.corrcoef(Xr.T)
+        iu = np.triu_indices_from(cc, k=1)
+        out["bc-pairs"] = int(np.sum(np.abs(cc[iu]) > 0.9))
+        out["bc-maxcorr"] = float(np.max(np.abs(cc[iu])))
+    out["dense-zeros"] = int(sum(ds.m * ds.d - ds.nnz for ds in data.datasets.values() if not sp.issparse(ds.X)))
+    # the sweep
+    tuning_keys = {r.key for r in data.tuning.records}
+    out["n-tuning"] = len(tuning_keys)
+    out["n-seeded"] = len({r.key for r in data.final.records} - tuning_keys)
+    out["gcd-steps"] = max(int(data.runs(ds, "gcd", lam).iteration[-1]) for ds in data.names for lam in data.lams)
+    # step sizes
+    rows, ratios, smaller, pairs, larger_rows = 0, [], 0, 0, 0
+    small_factor, large_factor, larger_elsewhere = [], [], 0
+    for ds in data.names:
+        for lam in data.lams:
+            rows += 1
+            e_s, e_t = data.eta(ds, "smidas", lam), data.eta(ds, "truncgrad", lam)
+            larger_rows += e_s > e_t
+            ratios.append(e_s / e_t)
+            paper = _lookup(PAPER_TABLE1, ds, lam) or {}
+            for s, e in (("smidas", e_s), ("truncgrad", e_t)):
+                if s in paper:
+                    if ds in ("duke", "arcene") and _same(lam, less):
+                        small_factor.append(_ratio(e, paper[s]))
+                    else:
+                        large_factor.append(_ratio(e, paper[s]))
+                        larger_elsewhere += e > paper[s] * (1 + 1e-9)
+        for s in ("smidas", "truncgrad"):
+            pairs += 1
+            smaller += data.eta(ds, s, more) < data.eta(ds, s, less)
+    out.update({"eta-rows": rows, "eta-smidas-larger": int(larger_rows), "eta-ratio-min": min(ratios),
+                "eta-ratio-max": max(ratios), "eta-smaller": int(smaller), "eta-pairs": pairs,
+                "eta-factor-small": max(small_factor) if small_factor else math.nan,
+                "eta-factor-large": max(large_factor) if large_factor else math.nan,
+                "eta-larger-elsewhere": int(larger_elsewhere), "eta-elsewhere": len(large_factor),
+                "eta-edges": sum(bool(edge) for _e, edge in data.tuning.chosen_etas().values())})
+    # the figures
+    stats = {(ds, lam): figure_stats(data, ds, lam) for ds in data.names for lam in data.lams}
+    out["gcd-excess-min"] = min(stats[(ds, less)].excess["GCD"] for ds in data.names)
+    out["gcd-excess-max"] = max(stats[(ds, less)].excess["GCD"] for ds in data.names)
+    if "magic04s" in data.names:
+        out["scd-m4s-final"] = stats[("magic04s", less)].objective["SCD"]
+        out["scd-m4s-excess"] = stats[("magic04s", less)].excess["SCD"]
+    out["dense-min"] = min(stats[(ds, less)].nnz[n] / stats[(ds, less)].d for ds in data.names
+                           for n in OTHERS_THAN_GCD)
+    for ds in data.names:
+        out[f"scd-l0-{ds}"] = stats[(ds, more)].nnz["SCD"]
+    if "magic04d" in data.names:
+        ds = data.datasets["magic04d"]
+        w, _p = reference_solution(ds.problem(more), tol=1e-8)
+        out["wstar-m4d"] = int(np.count_nonzero(w))
+        out["wstar-m4d-random"] = int(np.count_nonzero(w[ds.d - 1000:]))
+    if {"magic04s", "magic04d"} <= set(data.names):
+        for ds, k in (("magic04s", "lead-m4s"), ("magic04d", "lead-m4d")):
+            st = stats[(ds, more)]
+            out[k] = st.excess["TruncGrad"] - st.excess["SMIDAS"]
+    # the claims
+    claims = evaluate_claims(data)
+    out["n-held"] = sum(r.held is True for r in claims)
+    out["n-claims"] = len(claims)
+    d_of = {ds: data.d(ds) for ds in data.names}
+    eff = [stats[(ds, less)].nnz_effective["SMIDAS"] / d_of[ds] for ds in data.names]
+    out["eff-smidas-min"], out["eff-smidas-max"] = min(eff), max(eff)
+    ps = {ds: math.ceil(2 * math.log(d_of[ds])) for ds in data.names}
+    out["p-duke"] = ps.get("duke", ps[data.names[0]])
+    out["p-magic"] = ps.get("magic04s", ps[data.names[-1]])
+    # the demo: SMIDAS's step on DUKE (the paper's Figure 5)
+    demo = "duke" if "duke" in data.names else data.names[0]
+    grid = data.grid(demo, "smidas", more)
+    e0 = data.eta(demo, "smidas", more)
+    k0 = grid.index(e0)
+    down, up = grid[max(k0 - 1, 0)], grid[min(k0 + 1, len(grid) - 1)]
+    fin = {e: float(data.runs(demo, "smidas", more, e).objective[:, -1].mean()) for e in (down, e0, up)}
+    scd_final = float(data.runs(demo, "scd", more).objective[:, -1].mean())
+    out.update({"demo-eta": e0, "demo-eta-down": down, "demo-eta-up": up, "demo-final": fin[e0],
+                "demo-final-down": fin[down], "demo-final-up": fin[up], "demo-scd": scd_final,
+                "demo-peak-up": float(data.runs(demo, "smidas", more, up).objective.mean(axis=0).max())})
+    out["_demo_compare"] = "lower" if fin[down] < fin[e0] else ("the same" if fin[down] == fin[e0] else "higher")
+    out["_demo_up_compare"] = "behind SCD" if fin[up] > scd_final else "still ahead of SCD"
+    keeps = (fin[down] < scd_final, fin[up] < scd_final)
+    out["_demo_direction"] = {(True, False): "**Down.**", (False, True): "**Up.**", (True, True): "**Both ways.**",
+                              (False, False): "**Neither way.**"}[keeps]
+    # exercises
+    duke = data.datasets.get("duke")
+    if duke is not None:
+        m, d = duke.m, duke.d
+        ep = data.epochs if not isinstance(data.epochs, dict) else data.epochs["duke"]
+        out.update({"ex-duke-scd": int(round(ep * d)), "ex-duke-smidas": int(round(ep * m)),
+                    "ex-duke-gcd": int(data.runs("duke", "gcd", more).iteration[-1])})
+        out["ex-duke-gcd-frac"] = out["ex-duke-gcd"] / d
+        out["ex-duke-gcd-reads"] = float(d) * (m * d + m)
+    if "magic04d" in data.names:
+        st = stats[("magic04d", less)]
+        out.update({"ex-c10-scd": st.excess["SCD"], "ex-c10-smidas": st.excess["SMIDAS"],
+                    "ex-c10-tg": st.excess["TruncGrad"]})
+    out["ex-link-duke"] = 10 ** (-6 / (out["p-duke"] - 1))
+    out["ex-link-magic"] = 10 ** (-6 / (out["p-magic"] - 1))
+    cyc = cyclic_sweep(data) if cyclic is None else cyclic
+    best = None
+    mid = None
+    for ds in data.names:
+        for lam in data.lams:
+            a = cyc.runs(ds, "scd", lam).objective[0]
+            b = cyc.runs(ds, "cyclic_cd", lam).objective[0]
+            diff = abs(a[-1] - b[-1])
+            if best is None or diff > best[0]:
+                best = (diff, ds, lam, a[0])
+            dm = float(np.max(np.abs(a - b)))
+            if mid is None or dm > mid[0]:
+                spread = data.runs(ds, "scd", lam).objective
+                mid = (dm, ds, lam, float(np.max(spread.max(axis=0) - spread.min(axis=0))))
+    out["ex-cyclic-diff"], out["ex-cyclic-frac"] = float(best[0]), float(best[0] / best[3])
+    out["_cyclic_where"] = _where(best[1], best[2])
+    out["ex-cyclic-mid"], out["ex-cyclic-spread"] = mid[0], mid[3]
+    out["_cyclic_mid_where"] = _where(mid[1], mid[2])
+    return {k: v if isinstance(v, str) else (int(v) if isinstance(v, (bool, int, np.integer)) else float(v))
+            for k, v in out.items()}
+
+
 # ---------------------------------------------------------------------------------------------- figures
-def _wrap(text, width=120) -> str:
+#: the smallest font of the chapter's figures (points): every text of a figure is at least this large
+MIN_FONT = 9
+
+
+def _wrap(text, width=100) -> str:
     return "\n".join(textwrap.wrap(text, width))
 
 
-def _budget_text(data: ExperimentData, dataset) -> str:
+def _budget_text(data: ExperimentData, dataset=None) -> str:
     ep = data.epochs
     if isinstance(ep, dict):
-        ep = ep.get(dataset)
+        ep = ep.get(dataset) if dataset is not None else None
     ep = f"{ep:g} passes over X" if isinstance(ep, (int, float)) else "the sweep's budget"
-    return f"{ep} per algorithm; SCD, SMIDAS, TruncGrad: mean of {data.n_seeds} seed(s) with min–max band"
+    return f"{ep} per algorithm; SCD, SMIDAS, TruncGrad: mean of {data.n_seeds} seed(s), band min–max"
 
 
 def _standin_box(ax, data, dataset):
     if data.offline(dataset):
-        ax.text(0.98, 0.97, f"OFFLINE STAND-IN for {dataset.upper()}\nnot the paper's data", transform=ax.transAxes,
-                ha="right", va="top", fontsize=8, color="C3", bbox=dict(fc="w", ec="C3", lw=1.2))
+        ax.text(0.98, 0.96, f"OFFLINE STAND-IN for {dataset.upper()}", transform=ax.transAxes,
+                ha="right", va="top", fontsize=MIN_FONT, color="C3", bbox=dict(fc="w", ec="C3", lw=1.2))
 
 
 def _check_eta(data, dataset, solver, lam, eta):
@@ -936,16 +1234,71 @@ def _check_eta(data, dataset, solver, lam, eta):
     return next(g for g in grid if _same(eta, g))
 
 
-#: the live figure's fixed margins (fractions of the 11.5 x 5.2 in figure): room for a title of four lines and a
+def _draw_pair(ax0, ax1, data, dataset, lam, etas, optimum, long_labels=True):
+    """One of the paper's Figures 1-8 on two axes: P(w) (linear) on ``ax0``, ||w||_0 on ``ax1``, against data
+    accesses.  Returns the labelled artists of both axes, for a figure legend."""
+    named, colors = {}, {}
+    for s in PAPER_SOLVERS:
+        name = SOLVER_NAMES[s]
+        if s in etas:
+            chosen = data.eta(dataset, s, lam)
+            tag = "chosen by grid" if _same(etas[s], chosen) else f"grid choice {chosen:g}"
+            label = f"{name}, η = {etas[s]:g} ({tag})" if long_labels else name
+            named[label] = data.runs(dataset, s, lam, etas[s])
+        else:
+            label = name + (" (deterministic)" if s == "gcd" and long_labels else "")
+            named[label] = data.runs(dataset, s, lam)
+        colors[label] = ALGORITHM_COLORS[name]
+    lines = plot_objective_and_nnz((ax0, ax1), named, 0.0, colors=colors)
+    for label, (lg, ln) in ((k, v) for k, v in lines.items() if k in named):
+        lg.set_label(label)                  # the seeds and the band are said once, in the title
+        ln.set_label(label)
+    ax0.set_yscale("linear")
+    p0 = float(np.mean([r.objective[:, 0].mean() for r in named.values()]))
+    top = 1.25 * p0
+    ax0.set_ylim(0, top)
+    if any(np.any(r.objective.max(axis=0)[1:] > top) for r in named.values()):
+        ax0.text(0.02, 0.03, "early overshoot above the axis", transform=ax0.transAxes, ha="left", va="bottom",
+                 fontsize=MIN_FONT, color="0.35")
+    ax0.axhline(p0, color="0.6", ls=":", lw=1, label="P(0) = log 2")
+    ax0.set_ylabel(r"$P(w)$")
+    d = data.d(dataset)
+    ax1.axhline(d, color="0.5", ls=":", lw=1, label=f"d = {d}" if long_labels else "d")
+    ax1.set_ylim(0, 1.05 * d)
+    ax1.set_ylabel(r"$\|w\|_0$")
+    if optimum:
+        p_star, l0_star = data.optimum(dataset, lam)
+        ax0.axhline(p_star, color="k", ls="--", lw=1,
+                    label=f"minimum P* = {p_star:.4f}" if long_labels else "minimum P*")
+        ax1.axhline(l0_star, color="k", ls="--", lw=1,
+                    label=rf"$\|w^\star\|_0$ = {l0_star}" if long_labels else r"$\|w^\star\|_0$")
+    handles, labels = [], []
+    for ax in (ax0, ax1):
+        for h, lb in zip(*ax.get_legend_handles_labels()):
+            if lb not in labels:
+                handles.append(h)
+                labels.append(lb)
+    return handles, labels
+
+
+def _default_optimum(data, lam, optimum):
+    if optimum is None:
+        return lam >= 1e-3 and data.datasets is not None
+    return bool(optimum)
+
+
+#: the live figure's fixed margins (fractions of the 7.2 x 7.4 in figure): room for a title of four lines and a
 #: legend of three rows.  The static figures use the constrained layout; the live one keeps its axes where these
 #: put them, so a move costs one draw and no layout pass.
-LIVE_MARGINS = dict(left=0.06, right=0.99, bottom=0.24, top=0.845, wspace=0.17)
+LIVE_MARGINS = dict(left=0.1, right=0.97, bottom=0.2, top=0.83, hspace=0.3)
+#: the size of :func:`experiment_figure` (inches): the page's width, two panels stacked
+FIGSIZE = (7.2, 7.4)
 
 
 def experiment_figure(dataset="duke", lam=1e-6, eta_smidas=None, eta_truncgrad=None, optimum=None, data=None,
-                      figsize=(11.5, 5.2), fig=None, live=False, **budget) -> Figure:
-    """One of the paper's Figures 1-8: the regularized objective P(w) (left, linear y-axis as in the paper) and
-    ||w||_0 (right) against data accesses (log x-axis) for SCD, GCD, SMIDAS and TruncGrad, logistic loss.
+                      figsize=FIGSIZE, fig=None, live=False, **budget) -> Figure:
+    """One of the paper's Figures 1-8: the regularized objective P(w) (top, linear y-axis as in the paper) and
+    ||w||_0 (bottom) against data accesses (log x-axis) for SCD, GCD, SMIDAS and TruncGrad, logistic loss.
 
     ``eta_smidas`` / ``eta_truncgrad``: a step size of the grid, None for the one chosen by grid (the legend says
     which).  ``optimum``: draw the minimum P* and ||w*||_0 (:meth:`ExperimentData.optimum`); None draws them for
@@ -955,7 +1308,8 @@ def experiment_figure(dataset="duke", lam=1e-6, eta_smidas=None, eta_truncgrad=N
 
     The title names the data set actually used (its label), and a stand-in also carries a red "OFFLINE
     STAND-IN" box.  The objective axis ends at 1.25 P(0): the large step sizes the grid picks overshoot far
-    above P(0) in their first steps, and a note says so when a curve leaves the axis.
+    above P(0) in their first steps, and a note says so when a curve leaves the axis.  Every text is at least
+    :data:`MIN_FONT` points; the legend is under the panels.
 
     ``fig``: a figure this function returned before, redrawn in place (:func:`l1lab.book.live.figure_axes`).
     ``live=True``: fixed margins (:data:`LIVE_MARGINS`) instead of the constrained layout, for the widget.
@@ -964,71 +1318,79 @@ def experiment_figure(dataset="duke", lam=1e-6, eta_smidas=None, eta_truncgrad=N
     data.check(dataset, lam)
     etas = {"smidas": _check_eta(data, dataset, "smidas", lam, eta_smidas),
             "truncgrad": _check_eta(data, dataset, "truncgrad", lam, eta_truncgrad)}
-    named, colors = {}, {}
-    for s in ("scd", "gcd", "smidas", "truncgrad"):
-        name = SOLVER_NAMES[s]
-        if s in etas:
-            chosen = data.eta(dataset, s, lam)
-            tag = "chosen by grid" if _same(etas[s], chosen) else f"grid choice {chosen:g}"
-            label = f"{name}, η = {etas[s]:g} ({tag})"
-            named[label] = data.runs(dataset, s, lam, etas[s])
-        else:
-            label = name + (" (deterministic)" if s == "gcd" else "")
-            named[label] = data.runs(dataset, s, lam)
-        colors[label] = ALGORITHM_COLORS[name]
     if live:
-        fig, (ax0, ax1) = figure_axes(fig, figsize, layout=None, nrows=1, ncols=2, gridspec_kw=LIVE_MARGINS)
+        fig, (ax0, ax1) = figure_axes(fig, figsize, layout=None, nrows=2, ncols=1, gridspec_kw=LIVE_MARGINS)
     else:
-        fig, (ax0, ax1) = figure_axes(fig, figsize, nrows=1, ncols=2)
-    plot_objective_and_nnz((ax0, ax1), named, 0.0, colors=colors)
-    ax0.set_yscale("linear")
-    p0 = float(np.mean([r.objective[:, 0].mean() for r in named.values()]))
-    top = 1.25 * p0
-    ax0.set_ylim(0, top)
-    if any(np.any(r.objective.max(axis=0)[1:] > top) for r in named.values()):
-        ax0.text(0.02, 0.985, "some curves leave the top of the axis (early overshoot)", transform=ax0.transAxes,
-                 ha="left", va="top", fontsize=7, color="0.35")
-    ax0.axhline(p0, color="0.6", ls=":", lw=1, label="P(0) = log 2")
-    ax0.set_ylabel(r"$P(w) = C(w) + \lambda\|w\|_1$ (logistic loss)")
-    d = data.d(dataset)
-    ax1.axhline(d, color="0.5", ls=":", lw=1, label=f"d = {d}")
-    ax1.set_ylim(0, 1.05 * d)
-    if optimum is None:
-        optimum = lam >= 1e-3 and data.datasets is not None
-    if optimum:
-        p_star, l0_star = data.optimum(dataset, lam)
-        ax0.axhline(p_star, color="k", ls="--", lw=1, label=f"minimum P* = {p_star:.4f}")
-        ax1.axhline(l0_star, color="k", ls="--", lw=1, label=rf"$\|w^\star\|_0$ = {l0_star}")
-    handles, labels = [], []
-    for ax in (ax0, ax1):
-        for h, lb in zip(*ax.get_legend_handles_labels()):
-            if lb not in labels:
-                handles.append(h)
-                labels.append(lb)
+        fig, (ax0, ax1) = figure_axes(fig, figsize, nrows=2, ncols=1)
+    handles, labels = _draw_pair(ax0, ax1, data, dataset, lam, etas, _default_optimum(data, lam, optimum))
+    ax0.set_xlabel("")
     if live:
-        fig.legend(handles, labels, loc="lower center", bbox_to_anchor=(0.5, 0.0), ncol=3, fontsize=8)
+        fig.legend(handles, labels, loc="lower center", bbox_to_anchor=(0.5, 0.0), ncol=2, fontsize=MIN_FONT)
     else:
-        fig.legend(handles, labels, loc="outside lower center", ncol=3, fontsize=8)
+        fig.legend(handles, labels, loc="outside lower center", ncol=2, fontsize=MIN_FONT)
     _standin_box(ax0, data, dataset)
     k = _lookup(FIGURES, dataset, lam)
     what = _lookup_lam(_LAM_NAMES, lam)
     head = (f"Figure {k} of the paper: " if k else "") + \
         f"{dataset.upper()}, λ = {_lam_text(lam)}" + (f" ({what})" if what else "")
-    fig.suptitle(head + "\n" + _wrap("data actually used: " + data.label(dataset), 150) + "\n"
-                 + _budget_text(data, dataset), fontsize=9, **(dict(y=0.995, va="top") if live else {}))
+    fig.suptitle(head + "\n" + _wrap("data actually used: " + data.label(dataset)) + "\n"
+                 + _budget_text(data, dataset), fontsize=MIN_FONT, **(dict(y=0.995, va="top") if live else {}))
+    return fig
+
+
+def overview_figure(lam=1e-6, data=None, optimum=None, figsize=(7.2, 11.0), **budget) -> Figure:
+    """The four figures of one lambda on one page (Figures 1-4 for 1e-6, 5-8 for 1e-2): a row per data set,
+    P(w) (left, linear) and ||w||_0 (right) against data accesses, at the chosen step sizes.  Each row's
+    titles name the data set and the paper's figure, and say "offline stand-in" when it is one; one legend under
+    the rows.  ``optimum`` as in :func:`experiment_figure` (the minimum P* and ||w*||_0, dashed)."""
+    data = _data(data, budget)
+    if not any(_same(lam, v) for v in data.lams):
+        raise ValueError(f"lam must be one of {data.lams}, got {lam!r}")
+    names = data.names
+    fig = Figure(figsize=figsize, layout="constrained")
+    axes = np.atleast_2d(fig.subplots(len(names), 2))
+    optimum = _default_optimum(data, lam, optimum)
+    handles, labels = [], []
+    for (ax0, ax1), ds in zip(axes, names):
+        etas = {s: data.eta(ds, s, lam) for s in ("smidas", "truncgrad")}
+        h, lb = _draw_pair(ax0, ax1, data, ds, lam, etas, optimum, long_labels=False)
+        for hh, ll in zip(h, lb):
+            if ll not in labels:
+                handles.append(hh)
+                labels.append(ll)
+        k = _lookup(FIGURES, ds, lam)
+        where = f"{ds.upper()}" + (" (offline stand-in)" if data.offline(ds) else "")
+        ax0.set_title(f"paper's Fig. {k}: {where}" if k else where, fontsize=10, loc="left")
+        eta_text = ", ".join(f"η {SOLVER_NAMES[s]} = {e:g}" for s, e in etas.items())
+        ax1.set_title(eta_text, fontsize=MIN_FONT, loc="right")
+        if ds != names[-1]:
+            ax0.set_xlabel("")
+            ax1.set_xlabel("")
+    fig.legend(handles, labels, loc="outside lower center", ncol=4, fontsize=MIN_FONT)
+    what = _lookup_lam(_LAM_NAMES, lam)
+    figs = sorted(_lookup(FIGURES, ds, lam) or 0 for ds in names)
+    head = (f"Figures {figs[0]}–{figs[-1]} of the paper, " if figs[0] else "") + \
+        f"λ = {_lam_text(lam)}" + (f" ({what})" if what else "")
+    n_off = sum(data.offline(ds) for ds in names)
+    note = "" if not n_off else (" — all on offline stand-ins" if n_off == len(names)
+                                 else f" — {n_off} of {len(names)} on offline stand-ins")
+    fig.suptitle(head + note + "\n" + _budget_text(data), fontsize=10)
     return fig
 
 
 def eta_figure(data=None, figsize=None, **budget) -> Figure:
     """The step-size choice: the final objective of the tuning run (seed 0) against eta for SMIDAS and TruncGrad,
-    one panel per data set, both lambdas; a filled circle marks the step size chosen (the smallest final
-    objective, as Section 4.2 chose) and a triangle the paper's Table 1 value.  Runs that diverged (non-finite
-    objective) are marked x at the top.  Stand-ins are starred and their labels printed under the title."""
+    a panel per data set (two columns), both lambdas; a filled circle marks the step size chosen (the smallest
+    final objective, as Section 4.2 chose) and a triangle on the x-axis the paper's Table 1 value (filled: lambda =
+    1e-6, open: 1e-2).  Runs that diverged (non-finite objective) are marked x at the top.  A panel of a stand-in
+    says so in its title."""
     data = _data(data, budget)
     names = data.names
-    figsize = figsize or (3.4 * len(names) + 0.6, 4.4)
+    ncols = min(2, len(names))
+    nrows = -(-len(names) // ncols)
+    figsize = figsize or (7.2, 3.2 * nrows + 1.2)
     fig = Figure(figsize=figsize, layout="constrained")
-    axes = np.atleast_1d(fig.subplots(1, len(names), sharey=False))
+    axes = np.atleast_1d(fig.subplots(nrows, ncols, sharey=False)).ravel()
     styles = {1e-6: "-", 1e-2: "--"}
     for ax, ds in zip(axes, names):
         tops = []
@@ -1055,14 +1417,19 @@ def eta_figure(data=None, figsize=None, **budget) -> Figure:
         ax.set_yscale("log")
         if tops:
             ax.plot(tops, [0.98] * len(tops), "kx", ms=5, transform=ax.get_xaxis_transform(), clip_on=False)
-        ax.set_xlabel("step size η")
-        ax.set_title(ds.upper() + (" *" if data.offline(ds) else ""), fontsize=10)
+        ax.set_title(ds.upper() + (" (offline stand-in)" if data.offline(ds) else ""), fontsize=10)
         ax.grid(True, which="major", alpha=0.3)
-    axes[0].set_ylabel("final objective of the tuning run (seed 0)")
-    axes[-1].legend(fontsize=7, loc="upper left")
-    notes = [f"* {data.label(ds)}" for ds in names if data.offline(ds)]
-    fig.suptitle("Step size by grid: ● chosen (smallest final objective), ▲/▽ the paper's Table 1 "
-                 "(λ = 1e-6 / 1e-2), × diverged\n" + "\n".join(_wrap(n, 170) for n in notes), fontsize=8)
+    for ax in axes[len(names):]:
+        ax.set_visible(False)
+    for k, ax in enumerate(axes[:len(names)]):
+        if k % ncols == 0:
+            ax.set_ylabel("final objective, seed 0")
+        if k >= len(names) - ncols:
+            ax.set_xlabel("step size η")
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="outside lower center", ncol=4, fontsize=MIN_FONT)
+    fig.suptitle("Step size by grid: ● chosen (smallest final objective); on the x-axis the paper's Table 1,\n"
+                 "▲ λ = 1e-6, ▽ λ = 1e-2; × diverged", fontsize=10)
     return fig
 
 
