@@ -193,6 +193,61 @@ def test_best_of_budget():
 
 def test_timing_redraws_in_place():
     _redraws_in_place(W.timing_figure, dict(max_n=10_000, k=10), dict(max_n=10_000, k=100, z_frac=0.5))
+    for panels in (("dense",), ("tree",)):
+        _redraws_in_place(W.timing_figure, dict(max_n=10_000, k=10, panels=panels),
+                          dict(max_n=10_000, k=100, z_frac=0.5, panels=panels))
+
+
+@pytest.mark.parametrize("panels,controls", [(("dense",), {"max_n", "z_frac"}), (("tree",), {"max_n", "k"}),
+                                             (("dense", "tree"), {"max_n", "k", "z_frac"})])
+def test_timing_panels(panels, controls):
+    # one panel per lecture: the dense projections (first lecture) and the sparse step (second lecture)
+    fig = W.timing_figure(max_n=10_000, k=10, panels=panels)
+    assert len(fig.axes) == len(panels)
+    titles = " ".join(ax.get_title() for ax in fig.axes)
+    assert ("dense projection" in titles) == ("dense" in panels)
+    assert ("sparse step" in " ".join(ax.get_ylabel() for ax in fig.axes)) == ("tree" in panels)
+    box = W.timing_demo(panels=panels, max_n=10_000, k=10)
+    assert set(box.controls) == controls
+    with pytest.raises(ValueError, match="panels"):
+        W.timing_figure(max_n=10_000, panels=("dense", "dense"))
+    with pytest.raises(ValueError, match="panels"):
+        W.timing_demo(panels=("sort",))
+
+
+# ------------------------------------------------------------------------------------------- readability
+def _small_texts(fig, smallest=9.0):
+    """The visible texts of ``fig`` (titles, labels, ticks, legends, annotations) smaller than ``smallest`` pt."""
+    import io
+
+    from matplotlib.text import Text
+
+    fig.savefig(io.BytesIO(), format="png")  # draw: the tick labels exist after a draw
+    return [(t.get_text(), t.get_fontsize()) for t in fig.findobj(Text)
+            if t.get_visible() and t.get_text().strip() and t.get_fontsize() < smallest]
+
+
+@pytest.mark.parametrize("make", [
+    lambda: W.geometry_figure(),
+    lambda: W.geometry_figure(simplex3d=False),
+    lambda: W.tree_figure(),
+    lambda: W.timing_figure(max_n=10_000, k=10),
+    lambda: W.timing_figure(max_n=10_000, k=10, panels=("dense",)),
+    lambda: W.timing_figure(max_n=10_000, k=10, panels=("tree",)),
+    lambda: W.synthetic_figure(n=200, passes=20),
+    lambda: W.synthetic_figure(n=200, passes=20, losses=("squared",)),
+    lambda: W.eg_vs_pg_figure(m=200, d=1000, epochs=2),
+], ids=["geometry", "geometry-2d", "tree", "timing", "timing-dense", "timing-tree", "synthetic", "synthetic-one",
+        "eg"])
+def test_figures_are_readable_at_the_page_width(make):
+    # at most about 8 inches wide (the page's width), no text below 9 pt, panels stacked rather than side by side
+    # (except the geometry figure's two square panels)
+    fig = make()
+    assert fig.get_size_inches()[0] <= 8.0
+    assert _small_texts(fig) == []
+    if len(fig.axes) == 2 and fig.axes[1].name != "3d":
+        (x0, _, _, _), (x1, _, _, _) = (ax.get_position().bounds for ax in fig.axes)
+        assert x0 == x1  # stacked
 
 
 def test_timing_errors():

@@ -11,7 +11,8 @@ Same three layers as :mod:`l1lab.book.scd`: a cached *data* function, a *figure*
 * :func:`tree_snapshot` / :func:`tree_figure` -- the AVL tree of :class:`l1lab.projections.sparse.
   SparseL1BallProjector` after a sparse step, with the descent of Figure 3 and the entries the projection drops;
 * :func:`projection_timing_data`, :func:`tree_timing_data` / :func:`timing_figure` / :func:`timing_demo` --
-  wall-clock time of the dense projections against n, and of one sparse update (tree vs dense re-projection);
+  wall-clock time of the dense projections against n, and of one sparse update (tree vs dense re-projection),
+  as one panel each (``panels``: the first lecture shows the dense one, the second the tree) or both stacked;
 * :func:`synthetic_data` / :func:`synthetic_figure` / :func:`step_size_sweep` / :func:`synthetic_demo` -- the
   synthetic experiments of Section 7 (Figs. 4-5): projected gradient variants and coordinate descent against
   approximate flops;
@@ -22,6 +23,9 @@ Same three layers as :mod:`l1lab.book.scd`: a cached *data* function, a *figure*
 
 Timings are measured when first asked for (best of the calls that fit in :data:`TIMING_BUDGET`, once per size
 and session) and differ between machines; nothing else here depends on the clock.
+
+The figures are at most 8 inches wide with no text below 9 pt (:data:`FONT`), and their panels are stacked rather
+than side by side (except the geometry figure's two square panels), so that they read at the page's width.
 
 The figure functions of the live demos take ``fig=None``: handed a figure they returned before, they redraw it
 in place (:func:`l1lab.book.live.figure_axes`), as the demos do at every move; their layouts are fixed margins, not a
@@ -66,7 +70,7 @@ from .plotting import default_floor, plot_objective_and_nnz, scrubbable_sweep
 __all__ = [
     "EG_DEFAULTS", "EG_LIMITS", "GEOMETRY_DEFAULTS", "GEOMETRY_LIMITS", "STEP_CONSTANTS", "SYNTHETIC_DEFAULTS",
     "SYNTHETIC_LIMITS", "SYNTHETIC_LIVE_LOSSES", "SYNTHETIC_STATIC_N", "TIMING_BUDGET", "TIMING_DEFAULTS",
-    "TIMING_LIMITS", "TIMING_LIVE_MAX_N", "ball_region_polygons", "ball_regions_2d", "eg_vs_pg_data",
+    "TIMING_LIMITS", "TIMING_LIVE_MAX_N", "TIMING_PANELS", "ball_region_polygons", "ball_regions_2d", "eg_vs_pg_data",
     "eg_vs_pg_demo", "eg_vs_pg_figure", "geometry_demo", "geometry_figure", "geometry_sweep", "lemma_checks",
     "paper_synthetic_problem", "projection_timing_data", "sparse_pg_check", "sparse_text_like_problem",
     "step_size_sweep", "synthetic_data", "synthetic_demo", "synthetic_figure", "timing_demo", "timing_figure",
@@ -75,6 +79,8 @@ __all__ = [
 
 LOSSES = ("squared", "logistic")
 METHOD_COLORS = {"sort": "C0", "pivot": "C1", "condat": "C2"}
+#: the smallest text of the chapter's figures (points): readable at the page's width
+FONT = 9
 
 #: geometry demo: the radius and the point v = (v1, v2) projected onto the 2-d ball
 GEOMETRY_DEFAULTS = dict(z=1.0, v1=1.6, v2=0.9)
@@ -115,8 +121,14 @@ EG_LIMITS = dict(m=(200, 2000), d=(1000, 10000), density=(0.005, 0.01, 0.02), la
 PG_ETA_GRID = (0.1, 0.3, 1.0)
 EG_ETA_GRID = (0.1, 0.3, 1.0, 3.0)
 
-SYNTHETIC_COLORS = {"batch": "C0", "line search": "C4", "stochastic": "C1", "mini-batch": "C2",
-                    "coordinate descent": "C3", "coordinate descent, data β": "C5"}
+#: the projected gradient variants in shades of the book's projected-gradient orange, coordinate descent (SCD) in
+#: shades of SCD's blue (l1lab.book.style)
+SYNTHETIC_COLORS = {"batch": _style.shade("projected gradient", 0.45),
+                    "line search": _style.shade("projected gradient", 0.75),
+                    "stochastic": _style.shade("projected gradient", 0.0),
+                    "mini-batch": _style.shade("projected gradient", -0.5),
+                    "coordinate descent": _style.shade("SCD", -0.5),
+                    "coordinate descent, data β": _style.shade("SCD", 0.0)}
 EG_COLORS = {name: _style.ALGORITHM_COLORS[name] for name in ("projected gradient", "EG±")}
 
 
@@ -249,7 +261,7 @@ def _draw_ball_2d(ax, z, v):
             ax.add_patch(Polygon(xy, closed=True, facecolor=REGION_COLORS[region], lw=0, zorder=0))
     ball = np.array([[z, 0], [0, z], [-z, 0], [0, -z], [z, 0]])
     ax.plot(ball[:, 0], ball[:, 1], color="k", lw=1.8)
-    ax.plot([z, 0], [0, z], color="C3", lw=3, alpha=0.8, label=r"simplex $\{w \geq 0, w_1 + w_2 = z\}$")
+    ax.plot([z, 0], [0, z], color="C3", lw=3, alpha=0.8, label=r"the simplex $w \geq 0$, $w_1 + w_2 = z$")
     for p in _EXAMPLES_2D:
         w = project_l1_ball(np.array(p), z)
         ax.annotate("", xy=w, xytext=p, arrowprops=dict(arrowstyle="->", color="0.35", lw=1))
@@ -271,13 +283,13 @@ def _draw_ball_2d(ax, z, v):
     from matplotlib.patches import Patch
     handles, labels = ax.get_legend_handles_labels()
     handles += [Patch(color=REGION_COLORS[1]), Patch(color=REGION_COLORS[2])]
-    labels += ["projection has 1 nonzero (a vertex)", "projection has 2 nonzeros (an edge)"]
-    ax.legend(handles, labels, fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=2)
+    labels += ["lands on a vertex: 1 nonzero", "lands on an edge: 2 nonzeros"]
+    ax.legend(handles, labels, fontsize=FONT, loc="upper center", bbox_to_anchor=(0.5, -0.12), ncol=1)
     ax.set_title(rf"$\ell_1$ ball of radius z = {z:g} in $\mathbb{{R}}^2$", fontsize=10)
 
 
-_EXAMPLES_3D = {"interior of the simplex": (0.75, 0.6, 0.7), "an edge": (1.1, 0.7, -0.4),
-                "a vertex": (1.5, 0.1, -0.2)}
+_EXAMPLES_3D = {"interior": (0.75, 0.6, 0.7), "edge": (1.1, 0.7, -0.4), "vertex": (1.5, 0.1, -0.2)}
+_ARTICLE = {"interior": "the", "edge": "an", "vertex": "a"}
 
 
 def _draw_simplex_3d(ax, z):
@@ -295,32 +307,37 @@ def _draw_simplex_3d(ax, z):
         # markers drawn as lines (Line3D): far cheaper to build and draw than 3-d scatter collections
         ax.plot([v[0]], [v[1]], [v[2]], "o", color=c, ms=4.2)
         ax.plot([w[0]], [w[1]], [w[2]], "o", color=c, ms=6.3, mec="k", mew=1.0,
-                label=f"to {what}: θ = {th:.2f}, ‖Π(v)‖₀ = {np.count_nonzero(w)}")
+                label=f"to {_ARTICLE[what]} {what}: θ = {th:.2f}, {np.count_nonzero(w)} nonzero"
+                      + ("s" if np.count_nonzero(w) > 1 else ""))
     for i in range(3):
         e = np.zeros(3)
         e[i] = 1.25 * z
         ax.plot([0, e[0]], [0, e[1]], [0, e[2]], color="0.5", lw=0.8)
-    ax.set_xlabel("$w_1$", labelpad=-8)
-    ax.set_ylabel("$w_2$", labelpad=-8)
-    ax.set_zlabel("$w_3$", labelpad=-8)
-    ax.tick_params(labelsize=6, pad=-2)
+    ax.set_xlabel("$w_1$", labelpad=-6)
+    ax.set_ylabel("$w_2$", labelpad=-6)
+    ax.set_zlabel("$w_3$", labelpad=-6)
+    ticks = [0.0, z]
+    ax.set_xticks(ticks)
+    ax.set_yticks(ticks)
+    ax.set_zticks(ticks)
+    ax.tick_params(labelsize=FONT, pad=-2)
     ax.view_init(elev=22, azim=30)
-    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, 0.02), ncol=1)
+    ax.legend(fontsize=FONT, loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=1)
     ax.set_title(f"simplex of radius z = {z:g} in " + r"$\mathbb{R}^3$", fontsize=10)
 
 
 def _geometry_axes(fig):
     """The two panels of :func:`geometry_figure`, the plane and the 3-d simplex, with fixed margins (those the
     constrained layout finds, with room for the legends below): no layout pass per redraw."""
-    gs = fig.add_gridspec(1, 2, left=0.058, right=0.942, bottom=0.207, top=0.952, wspace=0.31)
+    gs = fig.add_gridspec(1, 2, left=0.08, right=0.98, bottom=0.25, top=0.95, wspace=0.22)
     return fig.add_subplot(gs[0, 0]), fig.add_subplot(gs[0, 1], projection="3d")
 
 
 def _geometry_axes_2d(fig):
-    return fig.add_subplot(fig.add_gridspec(1, 1, left=0.1, right=0.97, bottom=0.24, top=0.95)[0, 0])
+    return fig.add_subplot(fig.add_gridspec(1, 1, left=0.12, right=0.97, bottom=0.3, top=0.95)[0, 0])
 
 
-def geometry_figure(z=1.0, v1=1.6, v2=0.9, simplex3d=True, figsize=(10.5, 5.4), fig=None) -> Figure:
+def geometry_figure(z=1.0, v1=1.6, v2=0.9, simplex3d=True, figsize=(8.0, 5.6), fig=None) -> Figure:
     r"""Left: the l1 ball of radius z in the plane, shaded by where the projection of each point lands (inside:
     grey; a vertex, one nonzero: orange; an edge, two nonzeros: blue), arrows from sample points to their
     projections and the point (v1, v2) with its projection and theta.  Right (``simplex3d``): the simplex of
@@ -459,11 +476,12 @@ def tree_snapshot(n=60, z=4.0, n_updates=8, k=6, seed=8) -> TreeSnapshot:
     return _tree_snapshot(int(n), float(z), int(n_updates), int(k), int(seed))
 
 
-def tree_figure(n=60, z=4.0, n_updates=8, k=6, seed=8, figsize=(10.5, 5.0)) -> Figure:
+def tree_figure(n=60, z=4.0, n_updates=8, k=6, seed=8, figsize=(8.0, 5.4)) -> Figure:
     """The AVL tree of :func:`tree_snapshot`: one node per nonzero of v = w + g, ordered by magnitude (in-order
-    from left to right), labelled with its coordinate j and |v_j|, and with the subtree count and key sum the
-    descent uses.  The descent of Figure 3 is drawn in red (solid: the node is in the support, go left;
-    dashed: it is not, go right); the nodes the projection then removes are grey."""
+    from left to right), labelled with its coordinate j (``*``: touched by the step) and |v_j|, and under it the
+    subtree count c and key sum Σ that the descent uses.  The descent of Figure 3 of the paper is drawn in red
+    (solid: the node is in the support, go left; dashed: it is not, go right); the nodes the projection then
+    removes are grey."""
     snap = tree_snapshot(n, z, n_updates, k, seed)
     fig = Figure(figsize=figsize, layout="constrained")
     ax = fig.add_subplot()
@@ -482,22 +500,21 @@ def tree_figure(n=60, z=4.0, n_updates=8, k=6, seed=8, figsize=(10.5, 5.0)) -> F
         face = "#bcd7ee" if kept else "0.85"
         edge = "C3" if x in on_path else "k"
         ls = "-" if x not in on_path or on_path[x] else "--"
-        ax.scatter(nd["x"], -nd["depth"], s=900, color=face, edgecolor=edge, lw=2.2 if x in on_path else 1,
+        ax.scatter(nd["x"], -nd["depth"], s=1500, color=face, edgecolor=edge, lw=2.2 if x in on_path else 1,
                    linestyle=ls, zorder=2)
-        ax.text(nd["x"], -nd["depth"] + 0.08, f"j={nd['j']}" + ("*" if nd["j"] in new else ""), ha="center",
-                va="center", fontsize=7, zorder=3)
-        ax.text(nd["x"], -nd["depth"] - 0.12, f"{nd['mag']:.2f}", ha="center", va="center", fontsize=7,
+        ax.text(nd["x"], -nd["depth"] + 0.1, f"{nd['j']}" + ("*" if nd["j"] in new else ""), ha="center",
+                va="center", fontsize=FONT, fontweight="bold", zorder=3)
+        ax.text(nd["x"], -nd["depth"] - 0.1, f"{nd['mag']:.2f}", ha="center", va="center", fontsize=FONT,
                 zorder=3, color="k" if kept else "0.4")
-        ax.text(nd["x"], -nd["depth"] - 0.42, f"c={nd['count']}\nΣ={nd['ksum']:.1f}", ha="center", va="center",
-                fontsize=5.5, color="0.3", zorder=3)
-    ax.set_xlim(-0.8, len(snap.nodes) - 0.2)
-    ax.set_ylim(-snap.height - 0.2, 0.6)
+        ax.text(nd["x"], -nd["depth"] - 0.43, f"{nd['count']}, {nd['ksum']:.1f}", ha="center", va="center",
+                fontsize=FONT, color="0.3", zorder=3)
+    ax.set_xlim(-0.7, len(snap.nodes) - 0.3)
+    ax.set_ylim(-snap.height + 0.45, 0.45)
     ax.axis("off")
-    ax.set_title(f"v = w + g in the tree: {len(snap.nodes)} nonzeros (* = touched by the step, k = {k}), "
-                 f"height {snap.height}, shift Θ = {snap.shift:.3f}, z = {snap.z:g}\n"
-                 f"descent of Figure 3: {len(snap.path)} nodes (red) → θ = {snap.theta:.4f}; "
-                 f"{snap.nnz_after} entries stay (blue), {len(snap.nodes) - snap.nnz_after} drop (grey); "
-                 f"c, Σ: count and key sum of the subtree", fontsize=9)
+    ax.set_title(f"v = w + g in the tree: {len(snap.nodes)} nonzeros (* = touched by the step), shift Θ = "
+                 f"{snap.shift:.3f}, z = {snap.z:g}\ndescent (red): {len(snap.path)} nodes → θ = {snap.theta:.4f}; "
+                 f"{snap.nnz_after} entries stay (blue), {len(snap.nodes) - snap.nnz_after} drop (grey)",
+                 fontsize=10)
     return fig
 
 
@@ -630,12 +647,12 @@ def tree_timing_data(max_n=1_000_000, k=100, seed=0, z=30.0, n_warm=50, n_timed=
                       np.array([c[2] for c in cells]), max(c[3] for c in cells))
 
 
-#: the margins of a 10.5 x 4.2 inch figure of two log-log panels with titles and axis labels
-TWO_PANEL_MARGINS = dict(left=0.068, right=0.99, bottom=0.12, top=0.935, wspace=0.2)
-#: the same for the EG figure (a suptitle above the two panels)
-EG_MARGINS = dict(left=0.085, right=0.99, bottom=0.12, top=0.9, wspace=0.22)
-#: the same for one panel of 6 x 4.4 inches
-ONE_PANEL_MARGINS = dict(left=0.12, right=0.98, bottom=0.115, top=0.935)
+#: the margins of the timing figure (each panel's legend below it): one panel of 6.4 x 4.8 inches, or two stacked
+#: panels of 7 x 9.6 inches
+ONE_PANEL_MARGINS = dict(left=0.13, right=0.97, bottom=0.3, top=0.93)
+TWO_ROW_MARGINS = dict(left=0.12, right=0.97, bottom=0.15, top=0.965, hspace=0.62)
+#: timing panels: the dense projections (sort, pivot, Condat) and one sparse step (tree against dense)
+TIMING_PANELS = ("dense", "tree")
 
 
 def _loglog_guide(ax, x, y_anchor, slope, label, color="0.5"):
@@ -643,58 +660,84 @@ def _loglog_guide(ax, x, y_anchor, slope, label, color="0.5"):
     ax.plot(x, y_anchor * (x / x[0]) ** slope, color=color, ls=":", lw=1.2, label=label)
 
 
-def timing_figure(max_n=1_000_000, k=100, z_frac=0.1, seed=0, figsize=(10.5, 4.2), fig=None) -> Figure:
-    """Left: seconds per projection onto the l1 ball against n for sort (Fig. 1), pivot (Fig. 2) and Condat,
-    log-log, with a slope-1 guide.  Right: seconds per sparse step (k nonzeros) against n, the tree
-    (O(k log n)) against dense re-projection (O(n)).  Wall-clock times of this machine, measured once per
-    session (:func:`projection_timing_data`, :func:`tree_timing_data`).  ``fig``: a figure this function
-    returned before, redrawn in place (:func:`l1lab.book.live.figure_axes`)."""
-    pt = projection_timing_data(max_n, z_frac, seed)
-    tt = tree_timing_data(max_n, k, seed)
-    # a fixed layout (the margins the constrained layout finds for these labels): no layout pass per redraw
-    fig, (ax0, ax1) = figure_axes(fig, figsize, layout="none", nrows=1, ncols=2, gridspec_kw=TWO_PANEL_MARGINS)
+def _check_panels(panels):
+    panels = tuple(panels)
+    if not panels or any(p not in TIMING_PANELS for p in panels) or len(set(panels)) != len(panels):
+        raise ValueError(f"panels must be distinct entries of {TIMING_PANELS}, got {panels}")
+    return panels
+
+
+def _draw_dense_timing(ax, pt, z_frac):
     for m in METHODS:
-        ax0.plot(pt.sizes, pt.seconds[m], "o-", color=METHOD_COLORS[m], lw=2, ms=4,
-                 label={"sort": "sort (Fig. 1)", "pivot": "pivot (Fig. 2)", "condat": "Condat (2016)"}[m])
-    _loglog_guide(ax0, pt.sizes, pt.seconds["condat"][0] * 0.5, 1.0, "slope 1 (linear time)")
-    ax0.set_xlabel("dimension n")
-    ax0.set_ylabel("seconds per projection (best of repeats)")
-    ax0.set_title(f"dense projection, z = {z_frac:g}·‖v‖₁", fontsize=10)
-    ax1.plot(tt.sizes, tt.tree, "o-", color="C3", lw=2, ms=4, label="tree (Fig. 3): O(k log n)")
-    ax1.plot(tt.sizes, tt.dense, "o-", color="C2", lw=2, ms=4, label="add g, re-project densely: O(n)")
-    _loglog_guide(ax1, tt.sizes, tt.dense[0] * 0.5, 1.0, "slope 1")
-    ax1.set_xlabel("dimension n")
-    ax1.set_ylabel("seconds per sparse step")
-    ax1.set_title(f"one projected step with k = {k} nonzeros (‖w‖₀ ≈ {int(np.median(tt.nnz))})", fontsize=10)
-    for ax in (ax0, ax1):
+        ax.plot(pt.sizes, pt.seconds[m], "o-", color=METHOD_COLORS[m], lw=2, ms=4,
+                label={"sort": "sort (the paper's Figure 1)", "pivot": "pivot (the paper's Figure 2)",
+                       "condat": "Condat (2016)"}[m])
+    _loglog_guide(ax, pt.sizes, pt.seconds["condat"][0] * 0.5, 1.0, "slope 1 (linear time)")
+    ax.set_ylabel("seconds per projection (best of repeats)")
+    ax.set_title(f"one dense projection onto the ball of radius z = {z_frac:g}·‖v‖₁", fontsize=10)
+
+
+def _draw_tree_timing(ax, tt, k):
+    ax.plot(tt.sizes, tt.tree, "o-", color="C3", lw=2, ms=4, label="tree (the paper's Figure 3), O(k log n)")
+    ax.plot(tt.sizes, tt.dense, "o-", color="C2", lw=2, ms=4, label="dense re-projection, O(n)")
+    _loglog_guide(ax, tt.sizes, tt.dense[0] * 0.5, 1.0, "slope 1")
+    ax.set_ylabel("seconds per sparse step")
+    ax.set_title(f"one projected step with k = {k} nonzeros (‖w‖₀ ≈ {int(np.median(tt.nnz))})", fontsize=10)
+
+
+def timing_figure(max_n=1_000_000, k=100, z_frac=0.1, seed=0, figsize=None, fig=None,
+                  panels=TIMING_PANELS) -> Figure:
+    """Wall-clock times against the dimension n (log-log), one panel per entry of ``panels``, stacked:
+    ``"dense"``: seconds per projection onto the l1 ball for sort (Figure 1 of the paper), pivot (Figure 2) and
+    Condat, with a slope-1 guide (``k`` is not used); ``"tree"``: seconds per sparse step (k nonzeros), the
+    tree (O(k log n)) against dense re-projection (O(n)) (``z_frac`` is not used); each panel's legend is below
+    it.  Times of this machine, measured once per session (:func:`projection_timing_data`,
+    :func:`tree_timing_data`).  ``figsize``: by default 6.4 x 4.8 inches for one panel and 7 x 9.6 for two.
+    ``fig``: a figure this function returned before, redrawn in place (:func:`l1lab.book.live.figure_axes`)."""
+    panels = _check_panels(panels)
+    _check_timing(max_n, k, z_frac)
+    two = len(panels) == 2
+    if figsize is None:
+        figsize = (7.0, 9.6) if two else (6.4, 4.8)
+    # a fixed layout (the margins the constrained layout finds for these labels): no layout pass per redraw
+    fig, axes = figure_axes(fig, figsize, layout="none", nrows=len(panels), ncols=1, squeeze=False,
+                            gridspec_kw=TWO_ROW_MARGINS if two else ONE_PANEL_MARGINS)
+    for ax, panel in zip(axes[:, 0], panels):
+        if panel == "dense":
+            _draw_dense_timing(ax, projection_timing_data(max_n, z_frac, seed), z_frac)
+        else:
+            _draw_tree_timing(ax, tree_timing_data(max_n, k, seed), k)
+        ax.set_xlabel("dimension n")
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.grid(True, which="major", alpha=0.3)
-        ax.legend(fontsize=8, loc="upper left")
+        ax.legend(fontsize=FONT, loc="upper center", bbox_to_anchor=(0.5, -0.17), ncol=2)
     return fig
 
 
-def timing_demo(**defaults):
-    """Live timing demo: the largest n (up to 10^6: :data:`TIMING_LIVE_MAX_N`), k and the radius fraction,
-    redrawing :func:`timing_figure`.  Every setting it offers is measured when it is built (a few seconds:
-    :data:`TIMING_BUDGET` per measurement), so a move redraws measurements and does not wait for new ones."""
+def timing_demo(panels=TIMING_PANELS, **defaults):
+    """Live timing demo of :func:`timing_figure` for ``panels``: the largest n (up to 10^6:
+    :data:`TIMING_LIVE_MAX_N`), and the radius fraction (with the ``"dense"`` panel) and k (with ``"tree"``).
+    Every setting it offers is measured when it is built (a few seconds: :data:`TIMING_BUDGET` per
+    measurement), so a move redraws measurements and does not wait for new ones."""
     import ipywidgets as widgets
 
+    panels = _check_panels(panels)
     v = dict(TIMING_DEFAULTS, **defaults)
     _check_timing(v["max_n"], v["k"], v["z_frac"], live=True)
     lim = TIMING_LIMITS
     top = max(TIMING_LIVE_MAX_N)
-    for z_frac in lim["z_frac"]:
-        projection_timing_data(top, z_frac, v["seed"])
-    for k in lim["k"]:
-        tree_timing_data(top, k, v["seed"])
-    controls = dict(
-        max_n=widgets.Dropdown(options=list(TIMING_LIVE_MAX_N), value=v["max_n"], description="max n"),
-        k=widgets.Dropdown(options=list(lim["k"]), value=v["k"], description="k"),
-        z_frac=widgets.Dropdown(options=list(lim["z_frac"]), value=v["z_frac"], description="z/‖v‖₁"),
-    )
-
-    return wire(controls, partial(timing_figure, seed=v["seed"]), [list(controls)])
+    controls = dict(max_n=widgets.Dropdown(options=list(TIMING_LIVE_MAX_N), value=v["max_n"], description="max n"))
+    if "dense" in panels:
+        for z_frac in lim["z_frac"]:
+            projection_timing_data(top, z_frac, v["seed"])
+        controls["z_frac"] = widgets.Dropdown(options=list(lim["z_frac"]), value=v["z_frac"], description="z/‖v‖₁")
+    if "tree" in panels:
+        for k in lim["k"]:
+            tree_timing_data(top, k, v["seed"])
+        controls["k"] = widgets.Dropdown(options=list(lim["k"]), value=v["k"], description="k")
+    fixed = {name: v[name] for name in ("k", "z_frac") if name not in controls}
+    return wire(controls, partial(timing_figure, seed=v["seed"], panels=panels, **fixed), [list(controls)])
 
 
 # ================================================================================ synthetic experiments
@@ -860,48 +903,59 @@ def synthetic_data(n=800, loss="squared", lam_frac=0.1, passes=100, step_mult=1.
                          {"coordinate descent": ref.penalized.loss.beta, "coordinate descent, data β": beta_data})
 
 
+#: the legend labels of the synthetic experiments (the coordinate-descent ones also give their beta)
+SYNTHETIC_LABELS = {"batch": "batch, η₀/√t", "line search": "batch, line search", "stochastic": "stochastic, η₀/√t",
+                    "mini-batch": f"mini-batch (b = {MINIBATCH}), η₀/√t",
+                    "coordinate descent": "SCD, β of the loss", "coordinate descent, data β": "SCD, β of the data"}
+#: the margins of the synthetic figure (the legend to the right of each panel): one loss 8 x 4 inches, two losses
+#: stacked 8 x 7.6
+SYNTHETIC_ONE_MARGINS = dict(left=0.1, right=0.64, bottom=0.13, top=0.92)
+SYNTHETIC_TWO_MARGINS = dict(left=0.1, right=0.64, bottom=0.07, top=0.955, hspace=0.32)
+
+
 def _draw_synthetic(ax, data: SyntheticData, ylim=None, legend=True):
     floor = default_floor(data.ref.f_star)
     n_clipped = 0
     for name in data.results:
         x, g = data.flops[name], data.gaps[name]
         n_clipped += int(np.sum(g < floor))
-        eta = f", η₀ = {data.etas[name]:.3g}" if name in data.etas else ""
-        label = {"batch": "batch, η₀/√t", "line search": "batch, line search",
-                 "stochastic": "stochastic, η₀/√t", "mini-batch": f"mini-batch (b = {MINIBATCH}), η₀/√t",
-                 "coordinate descent": f"coordinate descent, β = {data.betas.get(name, 0):.3g} (Lemma 6)",
-                 "coordinate descent, data β": f"coordinate descent, β = {data.betas.get(name, 0):.3g} (data)",
-                 }[name] + eta
+        label = SYNTHETIC_LABELS[name]
+        if name in data.betas:
+            label += f" ({data.betas[name]:.3g})"
         ax.plot(x, np.maximum(g, floor), color=SYNTHETIC_COLORS[name], lw=2, label=label)
     if n_clipped:
-        ax.axhline(floor, color="0.45", ls=":", lw=1, label=f"floor {floor:.0e}: {n_clipped} value(s) drawn here")
+        ax.axhline(floor, color="0.45", ls=":", lw=1, label=f"floor {floor:.0e}:\n{n_clipped} value(s) drawn here")
     ax.set_yscale("log")
     ax.set_xlim(0, data.budget)
     if ylim is not None:
         ax.set_ylim(*ylim)
     ax.set_xlabel("approximate flops")
-    ax.set_ylabel(r"$f(w) - f(w^\star)$")
+    ax.set_ylabel("sub-optimality")
     ax.grid(True, which="major", alpha=0.3)
     p = data.ref.constrained
     ax.set_title(f"{data.loss} loss, n = m = {p.d}: z = {data.ref.z:.1f}, "
-                 f"‖w*‖₀ = {np.count_nonzero(data.ref.w_lam)}", fontsize=9)
+                 f"‖w*‖₀ = {np.count_nonzero(data.ref.w_lam)}", fontsize=10)
     if legend:
-        ax.legend(fontsize=7, loc="lower left")
+        ax.legend(fontsize=FONT, loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0)
 
 
-def synthetic_figure(n=800, lam_frac=0.1, passes=100, step_mult=1.0, seed=0, losses=LOSSES,
-                     figsize=(10.5, 4.4), fig=None) -> Figure:
-    """Figs. 4-5 side by side: f(w) - f(w*) (log) against approximate flops for each loss in ``losses``.
-    ``fig``: a figure this function returned before, redrawn in place (:func:`l1lab.book.live.figure_axes`)."""
+def synthetic_figure(n=800, lam_frac=0.1, passes=100, step_mult=1.0, seed=0, losses=LOSSES, figsize=None,
+                     fig=None) -> Figure:
+    """Figs. 4-5 of the paper: f(w) - f(w*) (log) against approximate flops, one panel per loss in ``losses``
+    (stacked), each with its legend on the right.  ``figsize``: by default 8 x 4 inches for one loss and
+    8 x 7.6 for two.  ``fig``: a figure this function returned before, redrawn in place
+    (:func:`l1lab.book.live.figure_axes`)."""
     losses = tuple(losses)
     for loss in losses:
         check_choice("loss", loss, LOSSES)
     datas = [synthetic_data(n, loss, lam_frac, passes, step_mult, seed) for loss in losses]
     # a fixed layout (the margins the constrained layout finds for these labels): no layout pass per redraw
     two = len(losses) > 1
-    fig, axes = figure_axes(fig, figsize if two else (6.0, 4.4), layout="none", nrows=1, ncols=len(losses),
-                            squeeze=False, gridspec_kw=TWO_PANEL_MARGINS if two else ONE_PANEL_MARGINS)
-    for ax, data in zip(axes[0], datas):
+    if figsize is None:
+        figsize = (8.0, 7.6) if two else (8.0, 4.0)
+    fig, axes = figure_axes(fig, figsize, layout="none", nrows=len(losses), ncols=1, squeeze=False,
+                            gridspec_kw=SYNTHETIC_TWO_MARGINS if two else SYNTHETIC_ONE_MARGINS)
+    for ax, data in zip(axes[:, 0], datas):
         _draw_synthetic(ax, data)
     return fig
 
@@ -922,9 +976,9 @@ def step_size_sweep(mults=(0.1, 0.3, 1.0, 3.0, 10.0), loss="squared", n=800, lam
         ax = fig.add_subplot()
         _draw_synthetic(ax, data, ylim=ylim)
         ax.set_title(f"{loss} loss, n = m = {n}: every η₀/√t step × {mult:g}", fontsize=10)
-        fig.tight_layout()
+        fig.subplots_adjust(**SYNTHETIC_ONE_MARGINS)
 
-    return scrubbable_sweep(frame, list(zip(mults, datas)), figsize=(7.0, 4.6), dpi=dpi,
+    return scrubbable_sweep(frame, list(zip(mults, datas)), figsize=(8.0, 4.0), dpi=dpi,
                             name=f"step_size_{loss}")
 
 
@@ -987,6 +1041,8 @@ class EgVsPgData:
     best: dict      # name -> (eta0, schedule)
 
 
+#: the margins of the EG figure: two stacked panels with a suptitle, their legends on the right
+EG_MARGINS = dict(left=0.1, right=0.6, bottom=0.07, top=0.93, hspace=0.28)
 EG_CHECKPOINTS = 40  # checkpoints of each run (log-spaced over its T steps)
 
 
@@ -1120,23 +1176,24 @@ def eg_vs_pg_data(m=1000, d=5000, density=0.01, lam_frac=0.4, epochs=10, seed=0)
     return _eg_vs_pg(int(m), int(d), float(density), float(lam_frac), int(epochs), int(seed))
 
 
-def eg_vs_pg_figure(m=1000, d=5000, density=0.01, lam_frac=0.4, epochs=10, seed=0, figsize=(10.5, 4.2),
+def eg_vs_pg_figure(m=1000, d=5000, density=0.01, lam_frac=0.4, epochs=10, seed=0, figsize=(8.0, 7.2),
                     fig=None) -> Figure:
-    """C(w) - C* (log-log) and ||w||_0 against data accesses for the tuned stochastic EG+- and stochastic
-    projected gradient of :func:`eg_vs_pg_data`, with ||w*||_0 and d marked.  ``fig``: a figure this function
-    returned before, redrawn in place (:func:`l1lab.book.live.figure_axes`)."""
+    """C(w) - C* (log-log, top) and ||w||_0 (bottom) against data accesses for the tuned stochastic EG+- and
+    stochastic projected gradient of :func:`eg_vs_pg_data`, with ||w*||_0 and d marked.  ``fig``: a figure this
+    function returned before, redrawn in place (:func:`l1lab.book.live.figure_axes`)."""
     data = eg_vs_pg_data(m, d, density, lam_frac, epochs, seed)
     ref = data.ref
-    fig, axes = figure_axes(fig, figsize, layout="none", nrows=1, ncols=2, gridspec_kw=EG_MARGINS)
+    fig, axes = figure_axes(fig, figsize, layout="none", nrows=2, ncols=1, gridspec_kw=EG_MARGINS)
     named = {f"{k} (η₀ = {data.best[k][0]:g}, {data.best[k][1]})": r for k, r in data.results.items()}
     colors = {f"{k} (η₀ = {data.best[k][0]:g}, {data.best[k][1]})": EG_COLORS[k] for k in data.results}
     plot_objective_and_nnz(axes, named, ref.f_star, colors=colors)
     k = int(np.count_nonzero(ref.w_lam))
     axes[1].axhline(k, color="k", ls="--", lw=1, label=rf"$\|w^\star\|_0$ = {k}")
     axes[1].axhline(ref.constrained.d, color="0.5", ls=":", lw=1, label=f"d = {ref.constrained.d}")
+    axes[1].set_ylim(0, 1.08 * ref.constrained.d)
     axes[0].set_ylabel(r"$C(w) - C(w^\star)$")
-    axes[0].legend(fontsize=7, loc="lower left")
-    axes[1].legend(fontsize=7, loc="center left")
+    for ax in axes:
+        ax.legend(fontsize=FONT, loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0)
     p = ref.constrained
     fig.suptitle(f"sparse logistic regression: m = {p.m}, d = {p.d}, {p.nnz / p.m:.0f} nonzeros per example, "
                  f"z = {ref.z:.1f}; {epochs} epochs", fontsize=10)

@@ -1,9 +1,9 @@
 r"""Projected (sub)gradient methods for the l1-constrained problem of Duchi, Shalev-Shwartz, Singer & Chandra
-(2008), eq. (2):
+(2008), their eq. (1):
 
 .. math::  \min_w C(w) = \frac1m\sum_{i=1}^m L(\langle w, x_i\rangle, y_i) \quad\text{s.t.}\quad \|w\|_1 \le z,
 
-with the update :math:`w^{(t+1)} = \Pi_{B_z}(w^{(t)} - \eta_t \nabla^{(t)})` (their eq. (3)), where
+with the update :math:`w^{(t+1)} = \Pi_{B_z}(w^{(t)} - \eta_t \nabla^{(t)})` (their eq. (2)), where
 :math:`\nabla^{(t)}` is the full gradient (``batch``), the gradient of one example (``stochastic``) or the
 mean over a mini-batch of b examples (``minibatch``), and :math:`\eta_t = \eta_0/\sqrt t`.  ``batch`` can
 instead take a backtracking line search along the projection arc.
@@ -97,7 +97,7 @@ def psg_chunk(code, indptr, indices, data, y, w, idx, batch, eta0, decay, t0, z,
 
 def projected_gradient(problem, n_iter, z, eta0=1.0, method="stochastic", batch_size=10, seed=0,
                        line_search=False, schedule="sqrt", projection="dense", n_checkpoints=60):
-    r"""Projected (sub)gradient descent on C over the l1 ball of radius z (Duchi et al. 2008, eq. (3)).
+    r"""Projected (sub)gradient descent on C over the l1 ball of radius z (Duchi et al. 2008, their eq. (2)).
 
     Parameters
     ----------
