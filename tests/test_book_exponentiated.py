@@ -245,7 +245,8 @@ def test_best_fixed_value_is_best_fixed_decision_compiled():
         for T in (50, 400):
             for l2, radius, constraint in ((False, c.F1, "l1_ball"), (True, c.F2, "l2_ball")):
                 ref = best_fixed_decision(prob, np.arange(T), constraint, radius, max_iter=100)[1]
-                assert best_fixed_value_logistic(X[:T], prob.y[:T], l2, radius, 100, 1e-12) == pytest.approx(ref, rel=1e-10)
+                value = best_fixed_value_logistic(X[:T], prob.y[:T], l2, radius, 100, 1e-12)
+                assert value == pytest.approx(ref, rel=1e-10)
 
 
 def _clear_run_caches():
@@ -331,3 +332,24 @@ def test_live_widgets_start_light_and_redraw_in_place():
     assert len(box.live.fig.axes) == 0 and "Lemma 5.3" in box.live.fig.texts[0].get_text()
     box.controls["eta_mult"].value = 1.0
     assert box.image.value == first
+
+
+# ---------------------------------------------------------------------------------------------- readability
+def _small_texts(fig):
+    from matplotlib.text import Text
+
+    return [(t.get_text(), t.get_fontsize()) for t in fig.findobj(Text)
+            if t.get_visible() and t.get_text().strip() and t.get_fontsize() < 9]
+
+
+@pytest.mark.parametrize("make", [
+    lambda: W.prop22_figure(),
+    lambda: W.regret_figure(d=10, n_seeds=2),
+    lambda: W.scaling_figure(d_max=100, n_seeds=1),
+    lambda: W.averaging_figure(d=10, T0=300, n_seeds=2),
+], ids=["prop22", "regret", "scaling", "averaging"])
+def test_figures_fit_the_page_and_their_text_is_at_least_9_points(make):
+    """The book's pages are about 8 inches wide: every figure of the lectures fits, with no text below 9 pt."""
+    fig = make()
+    assert fig.get_size_inches()[0] <= 8.0
+    assert _small_texts(fig) == []

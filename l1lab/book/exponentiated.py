@@ -1,5 +1,7 @@
-r"""The figures and widgets of the chapter "Multiplicative updates and the log d miracle" (Kakade, Foster &
-Even-Dar 2008: SG with l2 projection against the stochastic multiplicative gradient SMG).
+r"""The figures and widgets of the lectures "Multiplicative updates and regret" (``chapters/exponentiated``) and
+"The log d miracle" (``chapters/exponentiated_scaling``) (Kakade, Foster & Even-Dar 2008: SG with l2 projection
+against the stochastic multiplicative gradient SMG).  The figures are at most 8 inches wide, with no text below
+9 pt (two panels are stacked, not side by side).
 
 Same three layers as :mod:`l1lab.book.scd`: a cached *data* function, a *figure* function returning a
 ``matplotlib.figure.Figure`` (not managed by pyplot), and a *widget* (ipywidgets imported inside it).
@@ -211,34 +213,35 @@ def prop22_path_data(d=10, F1=1.0, eta=0.05, n=121, seed=0) -> Prop22Data:
     return Prop22Data(d, float(F1), float(eta), dist, grads, up, var, eu)
 
 
-def prop22_figure(d=10, F1=1.0, eta=0.05, seed=0, figsize=(11.0, 4.0)) -> Figure:
-    """Left: the inner product (w^{t+1} - w^t) . grad of one SMG step along the path from the center
-    (distance 1) to the corner (distance 0), from the update (markers) and from -eta F1 Var (lines).  Right:
-    its absolute value near the corner on log-log axes, against the Euclidean step's -eta ||g - mean g||^2."""
+def prop22_figure(d=10, F1=1.0, eta=0.05, seed=0, figsize=(8.0, 7.0)) -> Figure:
+    """Top: the inner product (w^{t+1} - w^t) . grad of one SMG step along the path from the center
+    (position 0) to the corner (position 1), from the update (markers) and from -eta F1 Var (lines).  Bottom:
+    its absolute value near the corner on log-log axes, against the Euclidean step's -eta ||g - mean g||^2.
+    The simplex has ``d`` coordinates (the lectures call this number N)."""
     data = prop22_path_data(d, F1, eta, seed=seed)
     fig = Figure(figsize=figsize, layout="constrained")
-    ax0, ax1 = fig.subplots(1, 2)
+    ax0, ax1 = fig.subplots(2, 1)
     labels = ["random gradient", "gradient against the corner"]
     x = data.dist
     for k, lbl in enumerate(labels):
         c = ("C2", "C4")[k]
         ax0.plot(1 - x, data.variance_form[k], color=c, lw=2, label=rf"{lbl}: $-\eta F_1\,\mathrm{{Var}}$")
-        ax0.plot((1 - x)[::6], data.from_update[k][::6], "o", color=c, ms=3.5, mfc="none")
+        ax0.plot((1 - x)[::6], data.from_update[k][::6], "o", color=c, ms=4, mfc="none")
         ax1.loglog(x, np.abs(data.variance_form[k]), color=c, lw=2, label=lbl)
         ax1.axhline(abs(data.euclidean[k]), color=c, ls=":", lw=1.2)
-    ax0.plot([], [], "o", color="0.3", mfc="none", ms=3.5, label="computed from update (3)")
+    ax0.plot([], [], "o", color="0.3", mfc="none", ms=4, label="computed from the note's update (3)")
     ax0.axhline(0, color="0.6", lw=0.8)
-    ax0.set_xlabel("position s on the path  $w = (1-s)\\,$center$ + s F_1 e_1$")
+    ax0.set_xlabel("position $s$ on the path  $w = (1-s)\\,$center$ + s F_1 e_1$")
     ax0.set_ylabel(r"$(w^{t+1} - w^t)\cdot\nabla$")
-    ax0.set_title(f"Proposition 2.2: never positive (d = {data.d}, η = {data.eta:g}, F₁ = {data.F1:g})",
+    ax0.set_title(f"Proposition 2.2: never positive (N = {data.d}, η = {data.eta:g}, F₁ = {data.F1:g})",
                   fontsize=10)
-    ax0.legend(fontsize=7, loc="lower left")
+    ax0.legend(fontsize=9, loc="upper left")
     ax0.grid(True, alpha=0.3)
     ax1.plot([], [], ls=":", color="0.3", label=r"Euclidean step in the plane: $\eta\|g - \bar g\|_2^2$")
     ax1.set_xlabel("distance to the corner $1 - s$")
     ax1.set_ylabel(r"$|(w^{t+1} - w^t)\cdot\nabla|$")
-    ax1.set_title("footnote 4: it vanishes linearly at the corner", fontsize=10)
-    ax1.legend(fontsize=7, loc="lower right")
+    ax1.set_title("the paper's footnote 4: it vanishes linearly at the corner", fontsize=10)
+    ax1.legend(fontsize=9, loc="lower right")
     ax1.grid(True, which="major", alpha=0.3)
     return fig
 
@@ -428,16 +431,16 @@ def scaling_data(d_max=100_000, p=2, beta=2.0, eps=0.15, n_seeds=5, data_seed=0)
     return ScalingData(ds, float(eps), runs, needed, per, bnd)
 
 
-def scaling_figure(d_max=100_000, p=2, beta=2.0, eps=0.15, n_seeds=5, data_seed=0, figsize=(12.0, 4.6),
+def scaling_figure(d_max=100_000, p=2, beta=2.0, eps=0.15, n_seeds=5, data_seed=0, figsize=(8.0, 10.0),
                    fig=None) -> Figure:
-    """Demo 1 as a Figure.  Left: the samples SMG and SG need to bring the excess risk of their averaged
+    """Demo 1 as a Figure.  Top: the samples SMG and SG need to bring the excess risk of their averaged
     decision to eps (median over seeds, bars from the fastest to the slowest seed; a triangle marks a
     target not reached within the stream), with curves proportional to log(2d + 1) and to d through the
-    d = 100 measurements, and the samples at which the bounds of Theorems 2.3 and 2.1 reach eps.  Right: the
+    d = 100 measurements, and the samples at which the bounds of Theorems 2.3 and 2.1 reach eps.  Bottom: the
     median excess risk against the number of samples for every d.  ``fig``: a figure this function returned
     before, redrawn in place (:func:`l1lab.book.live.figure_axes`)."""
     data = scaling_data(d_max, p, beta, eps, n_seeds, data_seed)
-    fig, (ax0, ax1) = figure_axes(fig, figsize, nrows=1, ncols=2)
+    fig, (ax0, ax1) = figure_axes(fig, figsize, nrows=2, ncols=1)
     ds = np.array(data.ds, dtype=np.float64)
     dd = np.logspace(np.log10(ds[0]), np.log10(max(ds[-1], 100)), 100)
     shapes = {"SMG": lambda x: np.log(2 * x + 1), "SG": lambda x: x}
@@ -461,35 +464,36 @@ def scaling_figure(d_max=100_000, p=2, beta=2.0, eps=0.15, n_seeds=5, data_seed=
                      label=f"{n}: not reached within the stream")
             for i in np.nonzero(~ok)[0]:
                 ax0.annotate(f"> {data.T_max[i]:,}", (ds[i], data.T_max[i]), textcoords="offset points",
-                             xytext=(-8, -16), ha="right", fontsize=8, color=col)
+                             xytext=(-8, -16), ha="right", fontsize=9, color=col)
         if 100 in data.ds and np.isfinite(need[data.ds.index(100)]):
             ref = need[data.ds.index(100)] / shapes[n](100.0)
-            ax0.plot(dd, ref * shapes[n](dd), color=col, ls=":", lw=1.3, label=f"{n}: {guide_lbl[n]} (through d = 100)")
+            ax0.plot(dd, ref * shapes[n](dd), color=col, ls=":", lw=1.3, label=f"{n}: {guide_lbl[n]}, through d = 100")
             if n == "SMG":
                 ref = need[data.ds.index(100)] / warm_up(100.0)
                 ax0.plot(dd, ref * warm_up(dd), color=col, ls="-.", lw=1, alpha=0.8,
-                         label=r"SMG: $\propto \log^2(2d/p)/\log(2d+1)$ (warm-up, through d = 100)")
+                         label=r"SMG: warm-up $\propto \log^2(2d/p)/\log(2d+1)$")
         ax0.plot(ds, data.bound_samples[n], color=col, ls="--", lw=1.3,
-                 label=f"{n}: where Theorem {'2.3' if n == 'SMG' else '2.1'}'s bound reaches ε")
+                 label=f"{n}: Theorem {'2.3' if n == 'SMG' else '2.1'}'s bound reaches ε")
     _log_axes(ax0)
     ax0.set_xlabel("dimension $d$")
     ax0.set_ylabel(f"samples to reach excess risk ε = {eps:g}")
-    ax0.legend(fontsize=7, loc="upper left")
+    ax0.legend(fontsize=9, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2)
     ax0.grid(True, which="major", alpha=0.3)
     c = data.runs[0].constants
     ax0.set_title(f"p = {p} relevant of d, β = {beta:g}: F₁G∞ = {c.F1 * c.G_inf:g}, F₂G₂ = {c.F2:.3g}√d",
                   fontsize=10)
     styles = {"SMG": "-", "SG": "--"}
-    for r in data.runs:
-        t = -0.6 + 1.1 * SCALING_DS.index(r.constants.d) / (len(SCALING_DS) - 1)   # light: small d
-        for n in NAMES:
+    for n in NAMES:
+        for r in data.runs:
+            t = -0.6 + 1.1 * SCALING_DS.index(r.constants.d) / (len(SCALING_DS) - 1)   # light: small d
             ax1.plot(r.grid, np.maximum(r.median(n), 1e-4), ls=styles[n], color=_style.shade(n, t),
                      lw=1.8, label=f"{n}, d = {r.constants.d:,}")
-    ax1.axhline(eps, color="k", lw=1, ls=":", label=f"ε = {eps:g}")
+        if n == "SMG":   # the legend's first column: SMG's curves and eps; the second: SG's
+            ax1.axhline(eps, color="k", lw=1, ls=":", label=f"ε = {eps:g}")
     _log_axes(ax1)
     ax1.set_xlabel("samples $T$ (one pass; step of the theorem for horizon $T$)")
     ax1.set_ylabel(r"risk$(\bar w^T)$ − risk$(w^\star)$, median over seeds")
-    ax1.legend(fontsize=7, ncol=2, loc="lower left")
+    ax1.legend(fontsize=9, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2)
     ax1.grid(True, which="major", alpha=0.3)
     ax1.set_title("SMG solid, SG dashed; darker: larger d", fontsize=10)
     return fig
@@ -518,7 +522,7 @@ def draw_risk_vs_bound(ax, runs: HorizonRuns, delta=0.05, eps=None, ylim=None):
     ax.set_xlabel("samples $T$")
     ax.set_ylabel(r"risk$(\bar w^T)$ − risk$(w^\star)$")
     ax.grid(True, which="major", alpha=0.3)
-    ax.legend(fontsize=7, loc="lower left", ncol=2)
+    ax.legend(fontsize=9, loc="lower left", ncol=2)
     ax.set_title(f"d = {c.d:,} (SMG in 2d + 1 = {c.d_smg:,} coordinates), p = {c.p}, β = {c.beta:g}, "
                  f"{runs.n_seeds} seeds", fontsize=10)
 
@@ -604,8 +608,8 @@ class RegretData:
 @threadpool_limits.wrap(limits=1, user_api="blas")
 def _regret_seed(d, p, beta, Ts, seed):
     """One stream's part of the regret figure: (regret, excess) arrays of shape (2, len(Ts)), rows SMG, SG.
-    The comparator of each run is :func:`l1lab.solvers.online.best_fixed_value_logistic` (best_fixed_decision's algorithm, compiled) on
-    the first T examples, held densely."""
+    The comparator of each run is :func:`l1lab.solvers.online.best_fixed_value_logistic` (best_fixed_decision's
+    algorithm, compiled) on the first T examples, held densely."""
     c = teacher_constants(d, p, beta)
     prob = teacher_problem(max(Ts), d, p, beta, seed=seed)
     X = np.ascontiguousarray(prob.X.toarray())
@@ -626,12 +630,11 @@ def _regret_seed(d, p, beta, Ts, seed):
 
 def regret_data(d=100, p=2, beta=2.0, n_seeds=5, delta=0.05, Ts=REGRET_TS, data_seed=0) -> RegretData:
     """The regret figure's computation (see :class:`RegretData`).  The comparator is the minimizer of
-    :func:`l1lab.solvers.online.best_fixed_decision` (compiled: :func:`l1lab.solvers.online.best_fixed_value_logistic`) over each
-    algorithm's own set (l1 ball of radius F1 for SMG with its +- split and dummy, l2 ball of radius F2 for
-    SG), 100 accelerated iterations (the value is then stable to about 5 digits; the solver's own tolerance
-    would run all 3000).  The runs are cached per
-    stream (seed data_seed + 1000 + s), so n seeds are the first n of any larger number, bit for bit; delta
-    only enters the bounds, so changing it computes nothing."""
+    :func:`l1lab.solvers.online.best_fixed_decision` (compiled: :func:`l1lab.solvers.online.best_fixed_value_logistic`)
+    over each algorithm's own set (l1 ball of radius F1 for SMG with its +- split and dummy, l2 ball of radius F2
+    for SG), 100 accelerated iterations (the value is then stable to about 5 digits; the solver's own tolerance
+    would run all 3000).  The runs are cached per stream (seed data_seed + 1000 + s), so n seeds are the first n
+    of any larger number, bit for bit; delta only enters the bounds, so changing it computes nothing."""
     check_choice("d", d, REGRET_LIMITS["d"])
     check_range("p", p, REGRET_LIMITS)
     check_range("beta", beta, REGRET_LIMITS)
@@ -647,36 +650,43 @@ def regret_data(d=100, p=2, beta=2.0, n_seeds=5, delta=0.05, Ts=REGRET_TS, data_
     return RegretData(teacher_constants(d, p, beta), np.asarray(Ts, dtype=np.int64), float(delta), rg, ex)
 
 
-def regret_figure(d=100, p=2, beta=2.0, n_seeds=5, delta=0.05, data_seed=0, figsize=(12.0, 4.6),
+def regret_figure(d=100, p=2, beta=2.0, n_seeds=5, delta=0.05, data_seed=0, figsize=(8.0, 7.6),
                   fig=None) -> Figure:
-    """Left (noiseless): the regret of the realized sequence against Theorems 2.3 and 2.1 without delta.
-    Right (noisy): the excess risk of the averaged decision against the same theorems with probability
-    1 - delta (Corollary 4.1 for SMG; online-to-batch for SG).  Medians over seeds with min-max bands.
-    ``fig``: a figure this function returned before, redrawn in place (:func:`l1lab.book.live.figure_axes`)."""
+    """Top (noiseless): the regret of the realized sequence against Theorems 2.3 and 2.1 without delta.
+    Bottom (noisy): the excess risk of the averaged decision against the same theorems with probability
+    1 - delta (Corollary 4.1 for SMG; online-to-batch for SG).  Medians over seeds with min-max bands; the
+    two panels share both axes.  ``fig``: a figure this function returned before, redrawn in place
+    (:func:`l1lab.book.live.figure_axes`)."""
     data = regret_data(d, p, beta, n_seeds, delta, data_seed=data_seed)
     c = data.constants
     T = data.Ts.astype(np.float64)
-    fig, (ax0, ax1) = figure_axes(fig, figsize, nrows=1, ncols=2, sharey=True)
+    fig, (ax0, ax1) = figure_axes(fig, figsize, nrows=2, ncols=1, sharex=True, sharey=True)
+    handles = []
     for n in NAMES:
         col = ALGORITHM_COLORS[n]
         thm = "2.3" if n == "SMG" else "2.1"
         for ax, vals, bnd, tag in ((ax0, data.regret[n], c.bound(n, T), "noiseless"),
                                    (ax1, data.excess[n], c.bound(n, T, delta), f"δ = {delta:g}")):
             ax.fill_between(T, np.maximum(vals.min(axis=0), 1e-4), vals.max(axis=0), color=col, alpha=0.2, lw=0)
-            ax.plot(T, np.maximum(np.median(vals, axis=0), 1e-4), "o-", color=col, lw=2, ms=4,
-                    label=f"{n}: median of {n_seeds} seeds, band min–max")
-            ax.plot(T, bnd, color=col, ls="--", lw=1.5, label=f"Theorem {thm} ({tag})")
-    ax0.set_ylabel(r"$R_T$: regret of the realized sequence")
-    ax0.set_title("noiseless: costs $c^t(w) = L(\\langle w, x_t\\rangle, y_t)$, exact gradients", fontsize=10)
+            med, = ax.plot(T, np.maximum(np.median(vals, axis=0), 1e-4), "o-", color=col, lw=2, ms=4,
+                           label=f"{n}: median of {n_seeds} seeds, band min–max")
+            bl, = ax.plot(T, bnd, color=col, ls="--", lw=1.5, label=f"Theorem {thm} ({tag})")
+            if ax is ax0:
+                handles += [(med, f"{n}: median of {n_seeds} seeds, band min–max"),
+                            (bl, f"Theorem {thm}'s bound for {n}")]
+    ax0.set_ylabel(r"regret $R_T$")
+    ax0.set_title("noiseless: costs $c^t(w) = L(\\langle w, x_t\\rangle, y_t)$, exact gradients, bounds without δ",
+                  fontsize=10)
     ax1.set_ylabel(r"risk$(\bar w^T)$ − risk$(w^\star)$")
-    ax1.set_title("noisy: $c$ = the risk, one example = one noisy gradient", fontsize=10)
+    ax1.set_title(f"noisy: $c$ = the risk, one example = one noisy gradient, bounds with δ = {delta:g}",
+                  fontsize=10)
+    ax1.set_xlabel("horizon $T$ (step of the theorem for $T$)")
     for ax in (ax0, ax1):
         _log_axes(ax)
-        ax.set_xlabel("horizon $T$ (step of the theorem for $T$)")
         ax.grid(True, which="major", alpha=0.3)
-        ax.legend(fontsize=7, loc="lower left")
+    fig.legend([h for h, _ in handles], [lbl for _, lbl in handles], loc="outside lower center", ncol=2, fontsize=9)
     fig.suptitle(f"d = {c.d}, p = {c.p}, β = {c.beta:g}: F₁ = {c.F1:g}, G∞ = 1, F₂ = {c.F2:.3g}, "
-                 f"G₂ = √d = {c.G2:.3g}; SMG in 2d + 1 = {c.d_smg} coordinates", fontsize=10)
+                 f"G₂ = √d = {c.G2:.3g}; SMG in N = 2d + 1 = {c.d_smg} coordinates", fontsize=10)
     return fig
 
 
@@ -802,7 +812,7 @@ def draw_averaging(ax, data: AveragingData, delta=0.05, ylim=None):
     ax.plot(t, data.lemma53(delta), color="k", ls=":", lw=1.3, label=f"Lemma 5.3 + 5.1, prob. ≥ {1 - delta:g}")
     ax.axhline(data.lemma53_limit, color="C2", lw=1.3, ls="-.", label=r"$4\eta F_1G_\infty^2$ (its limit)")
     ax.axhline(data.cor31_limsup, color="C1", lw=1.3, ls=(0, (5, 2, 1, 2)),
-               label=r"Cor. 3.1: $4F_1G_\infty\sqrt{\log d/T_0}$")
+               label=r"Cor. 3.1: $4F_1G_\infty\sqrt{\log N/T_0}$, N = 2d + 1")
     ax.axvline(data.T0, color="0.6", lw=0.8)
     _log_axes(ax)
     if ylim is not None:
@@ -810,7 +820,7 @@ def draw_averaging(ax, data: AveragingData, delta=0.05, ylim=None):
     ax.set_xlabel(r"steps $\tau$ (constant step $\eta$; vertical line: $T_0$)")
     ax.set_ylabel(r"risk − risk$(w^\star)$")
     ax.grid(True, which="major", alpha=0.3)
-    ax.legend(fontsize=7, loc="lower left")
+    ax.legend(fontsize=9, loc="lower left")
     ax.set_title(f"d = {c.d}, p = {c.p}, β = {c.beta:g}: η = {data.eta_mult:g} × η(T₀ = {data.T0:,}) = "
                  f"{data.eta:.3g}, {data.avg.shape[0]} seeds", fontsize=10)
 
