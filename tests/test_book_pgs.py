@@ -25,6 +25,17 @@ from l1lab.theory import zhu2009 as zhu  # noqa: E402
 
 
 # ---------------------------------------------------------------------------------------------- helpers
+def _assert_readable(fig):
+    """The book's figures are read at the page's width: at most 8 inches wide, no visible text below 9 pt."""
+    import matplotlib.text
+
+    fig.canvas.draw()                     # the tick labels exist once drawn
+    assert fig.get_size_inches()[0] <= 8.0 + 1e-9
+    small = [(t.get_text(), t.get_fontsize()) for t in fig.findobj(matplotlib.text.Text)
+             if t.get_visible() and t.get_text().strip() and t.get_fontsize() < 9]
+    assert not small, f"text below 9 pt: {small[:5]}"
+
+
 def test_first_reach_interpolates_between_checkpoints():
     it = np.array([0, 10, 100, 1000])
     err = np.array([np.inf, 0.5, 0.2, 0.05])
@@ -62,6 +73,7 @@ def test_run_until_stops_and_is_the_beginning_of_the_full_run():
 def test_theorem2_figure():
     fig = W.theorem2_figure()
     assert isinstance(fig, Figure) and len(fig.axes) == 2
+    _assert_readable(fig)
     # the asymptotes drawn: below m0 = 2 c ||w0||^2/(eps^2 (p-1)) eps is out of reach, and T(m) -> 2 c/(delta eps^2)
     eps, delta = 0.4, 0.1
     m0 = 2 / eps ** 2
@@ -89,7 +101,8 @@ def test_inverse_dependency_on_the_gaussian_toy():
     ok = np.isfinite(acc)
     assert np.all(np.diff(acc[ok]) > 0) and acc[-1] >= 0.5 * max(W.INVERSE_MS) * 10
     fig = W.inverse_figure(n_max=10, n_runs=5)
-    assert len(fig.axes) == 3 and fig.axes[0].get_xscale() == "log"
+    assert len(fig.axes) == 4 and fig.axes[0].get_xscale() == "log"   # three panels and the legend's axes
+    _assert_readable(fig)
 
 
 def test_inverse_largest_settings_sweep_and_widget():
@@ -136,6 +149,7 @@ def test_text_figures_and_table2():
     data = W.text_data(n_seeds=1)
     fig = W.text_figure(n_seeds=1)
     assert len(fig.axes) == 4 and "synthetic stand-in for CCAT" in fig._suptitle.get_text()
+    _assert_readable(fig)
     for cfg in W.TEXT_CONFIGS:
         it = data.pgs_iterations[cfg]
         # every level up to 92 % is reached at every m, and a higher level takes longer
@@ -150,7 +164,8 @@ def test_text_figures_and_table2():
     np.testing.assert_array_equal(fixed.tuned_iterations, data.pgs_iterations[(2.0, 1)][2])
     assert np.all(fixed.best_iterations <= fixed.tuned_iterations)
     fig = W.fixed_sigma_figure(level=0.92, n_seeds=1)
-    assert len(fig.axes) == 2
+    assert len(fig.axes) == 2 and "synthetic stand-in for CCAT" in fig._suptitle.get_text()
+    _assert_readable(fig)
     html = W.fixed_sigma_sweep(levels=(0.9, 0.92), n_seeds=1)
     assert "<script" in html
     rows = W.table2_data(n_seeds=1)
@@ -189,7 +204,8 @@ def test_k_figure_largest_k_and_widget():
     assert data.step_exact[0] > 3 * data.step_running[0]
     assert data.step_exact[-1] < 3 * data.step_running[-1]
     fig = W.k_figure(p=1.8, level=0.92, n_seeds=1)
-    assert len(fig.axes) == 3
+    assert len(fig.axes) == 4
+    _assert_readable(fig)
     assert set(W.k_demo(n_seeds=1).controls) == {"p", "level", "n_seeds"}
     with pytest.raises(ValueError, match="p must"):
         W.k_data(p=1.5)
@@ -211,6 +227,7 @@ def test_bounds_hold_at_the_defaults():
     assert all(r > 1 for r in data.ratios())
     fig = W.bounds_figure()
     assert len(fig.axes) == 2
+    _assert_readable(fig)
 
 
 def test_bounds_largest_settings_sweep_and_widget():
@@ -324,3 +341,48 @@ def test_bounds_widget_delta_and_fewer_seeds_are_lookups(monkeypatch):
     assert calls == []
     box.controls["n_seeds"].value = 15                     # five more seeds: five more runs, nothing else
     assert calls == ["pgs"] * 5
+
+
+# ---------------------------------------------------------------------------------------------- the lectures' claims
+def test_pgs_path_is_every_iterate_of_pgs():
+    prob = W.bounds_problem()
+    path = W.pgs_path(prob, 40, 0.05, p=1.5, k=3, B=0.8, seed=4)
+    assert path.shape == (41, prob.d) and np.all(path[0] == 0)
+    last = pgs(prob, 40, 0.05, p=1.5, k=3, B=0.8, seed=4, output="last").w
+    np.testing.assert_array_equal(path[-1], last)
+
+
+def test_strong_convexity_radius_and_conjugate_claims():
+    ratios = W.strong_convexity_ratios(n_pairs=300)
+    assert min(ratios.values()) >= 1 - 1e-9 and ratios[2.0] == pytest.approx(1.0, abs=1e-9)
+    rad = W.radius_check(sigma=0.01, p=2.0)
+    # the paper's radius cuts off the optimum, the corrected one contains it
+    assert rad["r_hat"] > max(rad["F_hat"], rad["F0"]) and rad["paper_radius"] < rad["norm_hat"] <= rad["radius"]
+    c = W.conjugate_check(p=1.5, B=0.5)
+    assert c["free_norm"] > 0.5 and c["right_norm"] == pytest.approx(0.5, rel=1e-12) and c["printed_norm"] > 0.5
+    assert c["argmax_diff"] < 1e-6 and c["formula_diff"] < 1e-12 and c["free_diff"] < 1e-12
+    assert c["value"] == pytest.approx(c["conjugate"], abs=1e-12) and c["numerical_max"] <= c["conjugate"] + 1e-9
+
+
+def test_regret_and_theorem1_slips_are_measured():
+    assert np.all(W.first_round_regrets() > 0) and W.printed_corollary1_from() == 3
+    pn = W.played_vs_next(n_runs=60)
+    assert abs(pn["played"]) < 3 * pn["played_half"] + 0.01          # zero within the noise at w_{t-1}
+    assert pn["next"] + 3 * pn["next_half"] < 0                       # clearly negative at w_t
+    # the sample minimum is optimistic: far below F_hat(w_hat) for short horizons, below it for long ones
+    f_hat, mins = W.sample_minimum_means(Ts=(5, 100), n_draws=100)
+    assert mins[5][0] + 3 * mins[5][1] < f_hat and mins[100][0] < f_hat and mins[5][0] < mins[100][0]
+
+
+def test_theorem2_factor_and_the_two_norms():
+    t2 = W.theorem2_factor_check()
+    assert t2["numerical"] == pytest.approx(t2["derived"], rel=1e-9) == pytest.approx(2 * t2["printed"], rel=1e-12)
+    assert t2["T_derived"] == pytest.approx(1_000) and t2["m0_derived"] == pytest.approx(4 * t2["m0_printed"])
+    nm = W.norm_implementations(n_iter=500)
+    assert nm["rel_diff"] < 1e-6 and nm["recomputes_exact"] == 500 and nm["recomputes_running"] < 50
+    assert nm["n"] == 47236 and 60 < nm["d"] < 90
+
+
+def test_the_toy_needs_the_identity_covariance():
+    bias = W.condition_bias(sigmas=(1e-2,), m=50_000)
+    assert bias[1e-2] > 0.05

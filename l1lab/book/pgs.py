@@ -15,7 +15,14 @@ Same three layers as :mod:`l1lab.book.scd`: a cached *data* function, a *figure*
 * :func:`k_data` / :func:`k_figure` / :func:`k_demo` -- Section VII: the mini-batch size k, with the running
   norm of l1lab and with Figure 2's O(n) norm (``exact_norm=True``);
 * :func:`bounds_data` / :func:`bounds_figure` / :func:`bounds_sigma_sweep` / :func:`bounds_demo` -- Theorem 1
-  and Lemma 1 / Corollary 1 against PGS, bands over seeds.
+  and Lemma 1 / Corollary 1 against PGS, bands over seeds;
+* :func:`pgs_path` (every iterate of a run, for the lectures' own implementations) and the numbers the two
+  lectures glue about their claims and the paper's slips (:func:`strong_convexity_ratios`, :func:`radius_check`,
+  :func:`conjugate_check`, :func:`first_round_regrets`, :func:`played_vs_next`, :func:`sample_minimum_means`,
+  :func:`theorem2_factor_check`, :func:`norm_implementations`, :func:`condition_bias`).
+
+The figures are at most 8 inches wide with no text below 9 pt: two panels one above the other, three panels in
+a 2 x 2 grid whose fourth cell holds the legend.
 
 **No real CCAT data are used.**  Every CCAT-like figure runs on :func:`l1lab.data.pgs.make_text_like`, a
 generative two-topic model with the shape of the paper's task (47 236 features, 0.16 % of the entries nonzero,
@@ -44,7 +51,7 @@ from functools import lru_cache, partial
 
 import numpy as np
 from matplotlib.figure import Figure
-from matplotlib.ticker import NullLocator
+from matplotlib.ticker import LogFormatter, NullLocator
 from threadpoolctl import threadpool_limits
 
 from ..data.pgs import direction_error, make_gaussian_classes, make_text_like
@@ -66,11 +73,21 @@ __all__ = [
     "inverse_demo", "inverse_figure", "inverse_runs", "inverse_target_sweep", "k_data", "k_demo", "k_figure",
     "run_until", "step_seconds", "table2_data", "text_data", "text_demo", "text_figure", "text_runs", "text_sets",
     "theorem2_figure", "tune_text_sigma",
+    "pgs_path", "strong_convexity_ratios", "radius_check", "conjugate_check", "first_round_regrets",
+    "printed_corollary1_from", "played_vs_next", "sample_minimum_means", "theorem2_factor_check",
+    "norm_implementations", "condition_bias",
 ]
 
 #: the label every CCAT-like figure carries
 STAND_IN = ("synthetic stand-in for CCAT (make_text_like: 47,236 features, 0.16 % nonzero, unit tf-idf rows; "
             "no real data)")
+
+
+def _stand_in_title():
+    """The stand-in label of the figures, on its own line (the figures are 8 inches wide)."""
+    return "synthetic stand-in for CCAT (no real data): 47,236 features, 0.16 % nonzero, unit tf-idf rows"
+
+
 #: colours of the dimensions of the Gaussian toy and of the accuracy levels
 N_COLORS = {10: "C0", 20: "C1", 40: "C2"}
 LEVEL_COLORS = {0.91: "C0", 0.92: "C1", 0.93: "C2", 0.94: "C3"}
@@ -182,7 +199,24 @@ def _fixed_axes(fig, figsize, nrows, ncols, margins, **subplots_kw):
 #: the fixed margins of the figures (see :func:`_fixed_axes`)
 _MARGINS_1x2 = dict(left=0.075, right=0.985, bottom=0.11, top=0.87, wspace=0.2)
 _MARGINS_1x3 = dict(left=0.05, right=0.99, bottom=0.11, top=0.87, wspace=0.27)
+_MARGINS_2x1 = dict(left=0.12, right=0.97, bottom=0.16, top=0.92, hspace=0.62)
+_MARGINS_GRID = dict(left=0.1, right=0.98, bottom=0.08, top=0.89, wspace=0.34, hspace=0.42)
+_MARGINS_TEXT = dict(left=0.1, right=0.98, bottom=0.065, top=0.8, wspace=0.3, hspace=0.3)
+_MARGINS_LEGEND_RIGHT = dict(left=0.1, right=0.64, bottom=0.07, top=0.88, hspace=0.32)
 _MARGINS_2x2 = dict(left=0.075, right=0.985, bottom=0.07, top=0.9, wspace=0.2, hspace=0.2)
+
+
+class _PlainLogFormatter(LogFormatter):
+    """The ticks a log axis labels (the decades, and the 2s and 5s when it spans little), as plain numbers
+    ("0.2", "3000") instead of "2 x 10^-1"."""
+
+    def __call__(self, x, pos=None):
+        return f"{x:g}" if super().__call__(x, pos) else ""
+
+
+def _plain_log_labels(axis):
+    axis.set_major_formatter(_PlainLogFormatter(labelOnlyBase=False))
+    axis.set_minor_formatter(_PlainLogFormatter(labelOnlyBase=False, minor_thresholds=(1.5, 0.6)))
 
 
 def _thousands(v):
@@ -206,18 +240,20 @@ def _median_band(per_run):
 
 # ----------------------------------------------------------------------------------------------- Theorem 2
 def theorem2_figure(p=2.0, w0_norm=1.0, delta=0.1, eps_values=(0.3, 0.4, 0.6), c_opt=1.0, c_est=1.0,
-                    figsize=(11.0, 4.2)) -> Figure:
+                    figsize=(7.5, 7.6)) -> Figure:
     """Figure 4 of Zhu et al. (2009) from the explicit form of Theorem 2 (:mod:`l1lab.theory.zhu2009`).
-    Left: the iterations T(m) of eq. (12) for every generalization error eps of ``eps_values``, with the
-    vertical asymptote m_0 = 2 c_est ||w_0||^2/(eps^2 (p-1)) below which eps cannot be reached, and the limit
-    2 c_opt ||w_0||^2/(delta eps^2 (p-1)) for m -> infinity.  Right, for the
-    middle eps: the three terms of the bound (20) at sigma(T(m), m) (Theorem 2's choice) -- optimization,
-    estimation and the regularization (approximation) term -- which add up to eps."""
+    Top: the iterations T(m) of eq. (12) for every generalization error eps of ``eps_values``, with the
+    vertical asymptote m_0 = 2 c_est ||u||^2/(eps^2 (p-1)) below which eps cannot be reached, and the limit
+    2 c_opt ||u||^2/(delta eps^2 (p-1)) for m -> infinity (u: the reference predictor, the paper's w_0,
+    of norm ``w0_norm``).  Bottom, for the middle eps: the three terms of the bound (20) at sigma(T(m), m)
+    (Theorem 2's choice) -- optimization, estimation and the regularization (approximation) term -- which add
+    up to eps."""
     eps_values = tuple(float(e) for e in eps_values)
     if not eps_values:
         raise ValueError("eps_values is empty")
     fig = Figure(figsize=figsize, layout="constrained")
-    ax0, ax1 = fig.subplots(1, 2)
+    ax0, ax1 = fig.subplots(2, 1)
+
     def m_zero(e):
         return 2 * c_est * w0_norm ** 2 / (e ** 2 * (p - 1))
 
@@ -235,10 +271,10 @@ def theorem2_figure(p=2.0, w0_norm=1.0, delta=0.1, eps_values=(0.3, 0.4, 0.6), c
     ax0.set_xscale("log")
     ax0.set_yscale("log")
     ax0.set_xlabel("training set size $m$")
-    ax0.set_ylabel("iterations $T$ of eq. (12)")
-    ax0.set_title(f"Theorem 2: p = {p:g}, ‖w₀‖ = {w0_norm:g}, δ = {delta:g}, "
+    ax0.set_ylabel("iterations $T$ of the paper's (12)")
+    ax0.set_title(f"Theorem 2: p = {p:g}, ‖u‖ = {w0_norm:g}, δ = {delta:g}, "
                   f"$c_{{opt}}$ = {c_opt:g}, $c_{{est}}$ = {c_est:g}", fontsize=10)
-    ax0.legend(fontsize=8)
+    ax0.legend(fontsize=9, loc="upper right")
     ax0.grid(True, which="major", alpha=0.3)
     eps = eps_values[len(eps_values) // 2]
     ms2 = ms[ms > m_zero(eps) * 1.001]
@@ -249,15 +285,15 @@ def theorem2_figure(p=2.0, w0_norm=1.0, delta=0.1, eps_values=(0.3, 0.4, 0.6), c
     app = sig * w0_norm ** 2 / (2 * (p - 1))
     ax1.stackplot(ms2, opt, est, app, colors=("C0", "C1", "C2"), alpha=0.7,
                   labels=[r"optimization $c_{opt}/(\sigma T\delta)$", r"estimation $c_{est}/(\sigma m)$",
-                          r"regularization $\sigma\|w_0\|^2/(2(p-1))$"])
+                          r"regularization $\sigma\|u\|^2/(2(p-1))$"])
     ax1.axhline(eps, color="k", lw=1, ls="--", label=f"ε = {eps:g}")
     ax1.set_xscale("log")
     ax1.set_xlim(ms2[0], ms2[-1])
-    ax1.set_ylim(0, 1.15 * eps)
+    ax1.set_ylim(0, 1.75 * eps)
     ax1.set_xlabel("training set size $m$")
-    ax1.set_ylabel("terms of the bound (20) at Theorem 2's σ")
+    ax1.set_ylabel("terms of the bound at Theorem 2's σ")
     ax1.set_title("the error budget: more data leaves more of it to optimization", fontsize=10)
-    ax1.legend(fontsize=8, loc="lower right")
+    ax1.legend(fontsize=9, loc="upper center", ncol=2)
     return fig
 
 
@@ -428,11 +464,12 @@ def inverse_data(n_max=40, sigma=1e-2, target=0.05, n_runs=25, output="last", da
                        hat, li, la, ls)
 
 
-def draw_inverse(axes, data: InverseData, ylims=None):
+def draw_inverse(axes, data: InverseData, ylims=None, legend_ax=None):
     """Demo (a) on three axes: PGS's iterations to the target against m (median, quartile bars, triangles where
     the median run did not reach it within INVERSE_T_MAX, dotted lines at m_0 where w_hat's own error reaches
     the target); the data accesses of PGS (iterations x n) and of L-BFGS (evaluations x m x n); the direction
-    error of w_hat against m."""
+    error of w_hat against m.  With ``legend_ax`` (an axes, switched off) one legend there names everything;
+    otherwise each panel has its own."""
     ax0, ax1, ax2 = axes
     ms = np.asarray(data.ms, dtype=np.float64)
     shift = {10: 0.92, 20: 1.0, 40: 1.08}   # the triangles of the three n side by side
@@ -455,46 +492,62 @@ def draw_inverse(axes, data: InverseData, ylims=None):
         lok = np.isfinite(data.lbfgs_accesses[i])
         ax1.plot(ms[lok], data.lbfgs_accesses[i][lok], "s--", color=col, lw=1.5, ms=5, mfc="none")
         ax2.plot(ms, data.hat_error[i], "o-", color=col, lw=2, ms=5)
-    # the colours (n) are named in the left legend; the middle one names the solvers
-    ax1.plot([], [], "o-", color="0.4", lw=2, ms=5, label="PGS")
-    ax1.plot([], [], "s--", color="0.4", lw=1.5, ms=5, mfc="none", label="L-BFGS")
-    ax0.plot([], [], "^", color="0.4", ms=8, mfc="none", mew=1.5, label=f"median run: not within {INVERSE_T_MAX:,}")
-    ax0.plot([], [], ":", color="0.4", lw=1.2, label=r"$m_0$: where $\hat w$ itself reaches the target")
-    ax0.set_ylabel(f"PGS iterations to direction error ≤ {data.target:g}")
-    ax0.set_title(f"PGS, p = 2, k = 1, σ = {data.sigma:g}, {data.output} iterate", fontsize=10)
-    ax1.set_ylabel("data accesses to the target")
-    ax1.set_title("work: PGS (iterations × n) and L-BFGS (evaluations × m n)", fontsize=10)
     ax2.axhline(data.target, color="k", ls="--", lw=1, label=f"target {data.target:g}")
-    ax2.set_ylabel(r"direction error of $\hat w$ (exact optimum on $m$ examples)")
+    not_within = f"median run: not within {INVERSE_T_MAX:,} iterations"
+    m0_label = r"$m_0$: where $\hat w$ itself reaches the target"
+    if legend_ax is None:
+        # the colours (n) are named in the left legend; the middle one names the solvers
+        ax1.plot([], [], "o-", color="0.4", lw=2, ms=5, label="PGS")
+        ax1.plot([], [], "s--", color="0.4", lw=1.5, ms=5, mfc="none", label="L-BFGS")
+        ax0.plot([], [], "^", color="0.4", ms=8, mfc="none", mew=1.5, label=not_within)
+        ax0.plot([], [], ":", color="0.4", lw=1.2, label=m0_label)
+    ax0.set_ylabel(f"PGS iterations to error ≤ {data.target:g}")
+    ax0.set_title(f"PGS iterations (σ = {data.sigma:g}, {data.output} iterate)", fontsize=10)
+    ax1.set_ylabel("data accesses to the target")
+    ax1.set_title("work: PGS against L-BFGS", fontsize=10)
+    ax2.set_ylabel(r"direction error of $\hat w$")
     ax2.set_title("estimation error: what no optimizer can beat", fontsize=10)
     for k, ax in enumerate(axes):
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.set_xlim(0.7 * ms[0], 1.4 * ms[-1])
         _data_ticks(ax.xaxis, data.ms)
+        ax.tick_params(axis="x", labelsize=9)        # six sizes, two of them 0.3 decade apart
         ax.set_xlabel("training set size $m$")
         ax.grid(True, which="major", alpha=0.3)
         if k < 2:      # several decades: decades only (minor ticks would carry no labels)
             ax.yaxis.set_minor_locator(NullLocator())
         if ylims is not None and ylims[k] is not None:
             ax.set_ylim(*ylims[k])
-        elif k < 2:  # room for the legend above the curves
+        elif k < 2 and legend_ax is None:  # room for the legend above the curves
             lo, hi = ax.get_ylim()
             ax.set_ylim(lo, hi * 8)
-    ax0.legend(fontsize=7, loc="upper right", ncol=2)
-    ax1.legend(fontsize=7, loc="upper left", ncol=2)
-    ax2.legend(fontsize=7, loc="lower left")
+    if legend_ax is None:
+        ax0.legend(fontsize=7, loc="upper right", ncol=2)
+        ax1.legend(fontsize=7, loc="upper left", ncol=2)
+        ax2.legend(fontsize=7, loc="lower left")
+        return
+    from matplotlib.lines import Line2D
+    handles = [Line2D([], [], color=N_COLORS[n], lw=2, label=f"n = {n}") for n in data.ns] + [
+        Line2D([], [], marker="o", color="0.4", lw=2, ms=5,
+               label=f"PGS, median of {data.n_runs} runs (bars: quartiles)"),
+        Line2D([], [], marker="s", color="0.4", ls="--", lw=1.5, ms=5, mfc="none", label="L-BFGS"),
+        Line2D([], [], marker="^", color="0.4", ls="none", ms=8, mfc="none", mew=1.5, label=not_within),
+        Line2D([], [], color="0.4", ls=":", lw=1.2, label=m0_label),
+        Line2D([], [], color="k", ls="--", lw=1, label=f"target {data.target:g}")]
+    legend_ax.set_axis_off()
+    legend_ax.legend(handles=handles, loc="center left", fontsize=9, frameon=False)
 
 
 def inverse_figure(n_max=40, sigma=1e-2, target=0.05, n_runs=25, output="last", data_seed=0,
-                   figsize=(14.0, 4.6), fig=None) -> Figure:
-    """Demo (a), the Figure 9 analogue, as a Figure (:func:`draw_inverse`); ``fig``: the figure to redraw in
-    place (:func:`l1lab.book.live.figure_axes`)."""
+                   figsize=(8.0, 7.4), fig=None) -> Figure:
+    """Demo (a), the Figure 9 analogue, as a Figure (:func:`draw_inverse`: three panels and the legend in a 2 x 2
+    grid); ``fig``: the figure to redraw in place (:func:`l1lab.book.live.figure_axes`)."""
     data = inverse_data(n_max, sigma, target, n_runs, output, data_seed)
-    fig, axes = _fixed_axes(fig, figsize, 1, 3, _MARGINS_1x3)
-    draw_inverse(axes, data)
-    fig.suptitle(f"Two Gaussian classes N(±μ, I) in n dimensions, logistic loss: direction error "
-                 f"‖w*/‖w*‖ − w/‖w‖‖₂ ≤ {target:g} (Figure 9 of Zhu et al. 2009)", fontsize=11)
+    fig, axes = _fixed_axes(fig, figsize, 2, 2, _MARGINS_GRID)
+    draw_inverse((axes[0, 0], axes[0, 1], axes[1, 0]), data, legend_ax=axes[1, 1])
+    fig.suptitle(f"Two Gaussian classes N(±μ, I) in n dimensions, logistic loss, PGS with p = 2, k = 1:\n"
+                 f"direction error ‖w*/‖w*‖ − w/‖w‖‖₂ ≤ {target:g} (Figure 9 of Zhu et al. 2009)", fontsize=10)
     return fig
 
 
@@ -755,13 +808,13 @@ def _level_color(i):
     return f"C{i}"
 
 
-def text_figure(n_seeds=3, figsize=(12.0, 8.0), fig=None) -> Figure:
+def text_figure(n_seeds=3, figsize=(8.0, 8.4), fig=None) -> Figure:
     """Demo (b), Figures 5-8 of Zhu et al. (2009) on the CCAT stand-in, with the paper's protocol (sigma(m) the
     most accurate on a validation set): for p = 2 (k = 1) and p = 1.8 (k = 300), the seconds (top; L-BFGS
     dashed) and PGS iterations (bottom) to each test-accuracy level against m.  A level missing at a small m is
     not reached there (within the run's budget).  ``fig``: the figure to redraw in place."""
     data = text_data(n_seeds)
-    fig, axes = _fixed_axes(fig, figsize, 2, len(TEXT_CONFIGS), _MARGINS_2x2)
+    fig, axes = _fixed_axes(fig, figsize, 2, len(TEXT_CONFIGS), _MARGINS_TEXT)
     ms = np.asarray(data.ms, dtype=np.float64)
     for c, cfg in enumerate(TEXT_CONFIGS):
         top, bottom = axes[0, c], axes[1, c]
@@ -772,29 +825,28 @@ def text_figure(n_seeds=3, figsize=(12.0, 8.0), fig=None) -> Figure:
             top.plot(ms[ok], s[ok], "o-", color=col, lw=2, ms=5)
             top.plot(ms[lok], ls[lok], "s--", color=col, lw=1.2, ms=4, mfc="none")
             bottom.plot(ms[np.isfinite(it)], it[np.isfinite(it)], "o-", color=col, lw=2, ms=5)
-        sig = ", ".join(f"{s:.0e}" for s in data.sigma[cfg])
-        top.set_title(f"{_config_name(cfg)}: seconds to the level, median of {data.n_seeds} runs", fontsize=10)
-        bottom.set_title(f"PGS iterations ({cfg[1]} example{'s' if cfg[1] > 1 else ''} each); σ(m) = {sig}",
-                         fontsize=9)
+        top.set_title(f"{_config_name(cfg)}: seconds", fontsize=10)
+        bottom.set_title(f"{_config_name(cfg)}: PGS iterations", fontsize=10)
         top.set_ylabel("seconds")
         bottom.set_ylabel("iterations")
         bottom.set_xlabel("training set size $m$")
         for ax in (top, bottom):
             ax.set_xscale("log")
             ax.set_yscale("log")
+            _plain_log_labels(ax.yaxis)
             ax.set_xlim(0.85 * ms[0], 1.18 * ms[-1])     # the same m axis in both rows
             _data_ticks(ax.xaxis, data.ms)
             ax.grid(True, which="major", alpha=0.3)
         top.tick_params(axis="x", labelbottom=False)
-    # one legend for the four panels: the colours are the levels, the line styles the solvers
-    ax = axes[0, 0]
-    for i, lev in enumerate(data.levels):
-        ax.plot([], [], color=_level_color(i), lw=2, label=f"{100 * lev:g} % test accuracy")
-    ax.plot([], [], "o-", color="0.3", lw=2, ms=5, label="PGS (median run)")
-    ax.plot([], [], "s--", color="0.3", lw=1.2, ms=4, mfc="none", label="L-BFGS")
-    ax.legend(fontsize=7, ncol=3, loc="upper left")
-    fig.suptitle("Test accuracy levels, logistic loss, σ(m) the most accurate on a validation set, on the\n"
-                 f"{STAND_IN}", fontsize=9)
+    # one legend for the four panels, under the title: the colours are the levels, the line styles the solvers
+    from matplotlib.lines import Line2D
+    handles = [Line2D([], [], color=_level_color(i), lw=2, label=f"{100 * lev:g} %")
+               for i, lev in enumerate(data.levels)]
+    handles += [Line2D([], [], marker="o", color="0.3", lw=2, ms=5, label=f"PGS, median of {data.n_seeds}"),
+                Line2D([], [], marker="s", color="0.3", ls="--", lw=1.2, ms=4, mfc="none", label="L-BFGS")]
+    fig.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, 0.915), ncol=6, fontsize=9,
+               title="time and iterations to a test accuracy of", title_fontsize=9, frameon=False)
+    fig.suptitle("Logistic loss, σ(m) the most accurate on a validation set\n" + _stand_in_title(), fontsize=9.5)
     return fig
 
 
@@ -849,7 +901,7 @@ def fixed_sigma_data(level=0.92, n_seeds=3) -> FixedSigmaData:
     return FixedSigmaData(float(level), TEXT_MS, FIXED_SIGMAS, int(n_seeds), it, sec, tuned[:, 0], tuned[:, 1])
 
 
-def draw_fixed_sigma(axes, data: FixedSigmaData, ylim=None):
+def draw_fixed_sigma(axes, data: FixedSigmaData, ylim=None, legend_size=7, legend_right=False):
     """Left: PGS's iterations to the level against m, one line per fixed sigma, the tuned sigma(m) (black) and
     the fastest sigma of the grid (grey band).  Right: the validation accuracy of the exact optimum for each
     sigma (TEXT_VALIDATION), with the level: where a curve is below the level, no number of iterations helps."""
@@ -879,18 +931,23 @@ def draw_fixed_sigma(axes, data: FixedSigmaData, ylim=None):
         _data_ticks(ax.xaxis, data.ms)
         ax.set_xlabel("training set size $m$")
         ax.grid(True, which="major", alpha=0.3)
-        ax.legend(fontsize=7, loc="upper right" if ax is ax0 else "lower right")
+        if legend_right:     # beside the panel: the curves keep the whole of it
+            ax.legend(fontsize=legend_size, loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0)
+        else:
+            ax.legend(fontsize=legend_size, loc="upper right" if ax is ax0 else "lower right")
     ax0.set_yscale("log")
+    _plain_log_labels(ax0.yaxis)
     if ylim is not None:
         ax0.set_ylim(*ylim)
 
 
-def fixed_sigma_figure(level=0.92, n_seeds=3, figsize=(12.0, 4.6), fig=None) -> Figure:
-    """The second figure of demo (b) (:func:`draw_fixed_sigma`); ``fig``: the figure to redraw in place."""
+def fixed_sigma_figure(level=0.92, n_seeds=3, figsize=(8.0, 7.6), fig=None) -> Figure:
+    """The second figure of demo (b) (:func:`draw_fixed_sigma`, the panels one above the other, each legend
+    beside its panel); ``fig``: the figure to redraw in place."""
     data = fixed_sigma_data(level, n_seeds)
-    fig, axes = _fixed_axes(fig, figsize, 1, 2, _MARGINS_1x2)
-    draw_fixed_sigma(axes, data)
-    fig.suptitle(f"Which σ? Logistic loss on the {STAND_IN}", fontsize=10)
+    fig, axes = _fixed_axes(fig, figsize, 2, 1, _MARGINS_LEGEND_RIGHT)
+    draw_fixed_sigma(axes, data, legend_size=9, legend_right=True)
+    fig.suptitle("Which σ? Logistic loss, p = 2, k = 1\n" + _stand_in_title(), fontsize=9.5)
     return fig
 
 
@@ -963,25 +1020,39 @@ K_DEFAULTS = dict(p=1.8, level=0.92, n_seeds=3)
 K_LIMITS = dict(p=(2.0, 1.8), level=TEXT_LEVELS, n_seeds=(1, 5))
 
 
+#: the examples a timing run of Figure 2's norm reads before it is timed (see :func:`step_seconds`)
+K_WARM_EXAMPLES = 20_000
+
+
 @lru_cache(maxsize=64)
 def _step_seconds(p, k, exact_norm, m, work):
     prob = _text_problem(m)
+    sigma = TEXT_SIGMA.get((p, m), 1e-5)
+    if exact_norm:
+        # the O(n) recomputation costs in proportion to the nonzeros of the accumulator, which fill in as the run
+        # reads examples: time the last part of a run that has read K_WARM_EXAMPLES (about what the runs to the
+        # levels read), not the start of a run from 0
+        n = int(min(max(60, math.ceil(K_WARM_EXAMPLES / k)), 100_000))
+        r = pgs(prob, n, sigma, p=p, k=k, seed=100, output="last", n_checkpoints=30, record_objective=False,
+                exact_norm=True)
+        it, sec = r.trace.iteration, r.trace.seconds
+        return float((sec[-1] - sec[-2]) / (it[-1] - it[-2]))
     d = prob.nnz / prob.m
-    per = k * d + (prob.d if exact_norm else 0.0)
-    n = int(min(max(20, work / per), 100_000))
+    n = int(min(max(20, work / (k * d)), 100_000))
     best = math.inf
     for rep in range(3):
-        r = pgs(prob, n, TEXT_SIGMA.get((p, m), 1e-5), p=p, k=k, seed=100 + rep, output="last", n_checkpoints=2,
-                record_objective=False, exact_norm=exact_norm)
+        r = pgs(prob, n, sigma, p=p, k=k, seed=100 + rep, output="last", n_checkpoints=2, record_objective=False)
         best = min(best, float(r.trace.seconds[-1]) / n)
     return best
 
 
 def step_seconds(p, k, exact_norm=False, m=K_M, work=3e5):
-    """Seconds per PGS iteration on the stand-in (p, mini-batch size k, last iterate): the best of three short
-    runs of about ``work`` entry operations each.  ``exact_norm=True`` recomputes ||lambda||_q from all n
-    coordinates every iteration, as Figure 2 does (O(dk + n)); False uses l1lab's running norm (O(dk)).  The
-    iterates are the same either way (to about 1e-8 relative).  Cached (a measurement: it varies with the machine's
+    """Seconds per PGS iteration on the stand-in (p, mini-batch size k, last iterate).  False: l1lab's running
+    norm (O(dk)), the best of three short runs of about ``work`` entry operations each.  ``exact_norm=True``:
+    ||lambda||_q recomputed from all n coordinates every iteration, as Figure 2 does (O(dk + n)); its cost grows
+    with the nonzeros of the accumulator, so it is timed over the last part of one run that reads
+    K_WARM_EXAMPLES examples (at k = 1 that run takes tens of seconds: it is what Figure 2 costs).  The iterates
+    are the same either way (to about 1e-8 relative).  Cached (a measurement: it varies with the machine's
     load)."""
     check_choice("m", m, TEXT_MS)
     if int(k) != k or not 1 <= k <= m:
@@ -1043,36 +1114,40 @@ def k_data(p=1.8, level=0.92, n_seeds=3) -> KData:
         reach = np.array([c.reach(level, below=False) for c in r.curves])
         it[i], sec[i] = reach[:, 0], reach[:, 1]
     run = np.array([step_seconds(p, k, False) for k in K_VALUES])
-    exact = np.array([step_seconds(p, k, True) for k in K_VALUES])
+    # Figure 2's norm costs O(dk + n) only for p < 2; for p = 2 it is a scalar times the accumulator (the paper's
+    # (10)), and the figure draws the running norm alone
+    exact = np.array([step_seconds(p, k, True) if p < 2 else math.nan for k in K_VALUES])
     return KData(float(p), float(level), K_M, TEXT_SIGMA[(float(p), K_M)], K_VALUES, it, sec, run, exact, prob.d,
                  prob.nnz / prob.m)
 
 
-def k_figure(p=1.8, level=0.92, n_seeds=3, figsize=(14.0, 4.6), fig=None) -> Figure:
+def k_figure(p=1.8, level=0.92, n_seeds=3, figsize=(8.0, 7.4), fig=None) -> Figure:
     """Demo (c), Section VII of Zhu et al. (2009): against the mini-batch size k, the iterations to the level
     (median, min-max band over seeds, and the line 1/k through k = 1: what perfect averaging would give), the
     examples read (iterations x k: the work of one iteration is O(dk)), and the seconds: measured with the running
     norm, and Figure 2's O(dk + n) implementation (its seconds per iteration times the same iterations).  The
     vertical line is k = n/d.  ``fig``: the figure to redraw in place."""
     data = k_data(p, level, n_seeds)
-    fig, (ax0, ax1, ax2) = _fixed_axes(fig, figsize, 1, 3, _MARGINS_1x3)
+    fig, axes = _fixed_axes(fig, figsize, 2, 2, _MARGINS_GRID)
+    (ax0, ax1), (ax2, legend_ax) = axes
     ks = np.asarray(data.ks, dtype=np.float64)
     med = data.median()
     ok = np.isfinite(med)
     lo = np.min(data.iterations, axis=1)
     hi = np.max(data.iterations, axis=1)
     ax0.fill_between(ks[ok], lo[ok], np.where(np.isfinite(hi), hi, np.nan)[ok], color="C0", alpha=0.2, lw=0)
-    ax0.plot(ks[ok], med[ok], "o-", color="C0", lw=2, label=f"PGS: median of {data.iterations.shape[1]}, band min–max")
+    ax0.plot(ks[ok], med[ok], "o-", color="C0", lw=2, label=f"iterations: median of {data.iterations.shape[1]} "
+             "seeds,\nband min–max")
     if ok[0]:
         ax0.plot(ks, med[0] / ks, color="0.4", ls=":", label="1/k (through k = 1)")
     ax1.plot(ks[ok], data.examples[ok], "o-", color="C0", lw=2)
     if ok.any():
         ax1.set_ylim(data.examples[ok].min() / 4, data.examples[ok].max() * 4)
     ax2.plot(ks[ok], data.median("seconds")[ok], "o-", color="C0", lw=2, label="running norm O(dk): measured")
-    ax2.plot(ks[ok], data.time_running[ok], "x:", color="C0", lw=1, label="running norm: iterations × s/iteration")
+    ax2.plot(ks[ok], data.time_running[ok], "x:", color="C0", lw=1, label="running norm:\niterations × s/iteration")
     if data.p < 2:
         ax2.plot(ks[ok], data.time_exact[ok], "s--", color="C3", lw=2, mfc="none",
-                 label="Figure 2's norm O(dk + n): iterations × s/iteration")
+                 label="Figure 2's norm O(dk + n):\niterations × s/iteration")
     kd = data.n / data.d
     for ax in (ax0, ax1, ax2):
         ax.axvline(kd, color="k", lw=1, ls="--")
@@ -1082,17 +1157,19 @@ def k_figure(p=1.8, level=0.92, n_seeds=3, figsize=(14.0, 4.6), fig=None) -> Fig
         ax.set_xlabel("mini-batch size $k$")
         ax.grid(True, which="major", alpha=0.3)
     ax0.yaxis.set_minor_locator(NullLocator())      # several decades: decades only
+    _plain_log_labels(ax2.yaxis)
     ax0.plot([], [], color="k", lw=1, ls="--", label=f"k = n/d = {kd:.0f}")
-    ax0.set_ylabel(f"iterations to {100 * level:g} % test accuracy")
-    ax1.set_ylabel("examples read to the level: iterations × k")
-    ax2.set_ylabel("seconds to the level")
+    ax0.set_ylabel(f"iterations to {100 * level:g} %")
+    ax1.set_ylabel("examples read: iterations × k")
+    ax2.set_ylabel(f"seconds to {100 * level:g} %")
     ax0.set_title("iterations", fontsize=10)
     ax1.set_title("work with the running norm", fontsize=10)
     ax2.set_title("time: the two implementations of ∇r*", fontsize=10)
-    ax0.legend(fontsize=7, loc="lower left")
-    ax2.legend(fontsize=7, loc="upper right")
-    fig.suptitle(f"The mini-batch size k: p = {data.p:g}, σ = {data.sigma:.0e}, m = {data.m:,} documents of the "
-                 f"{STAND_IN}", fontsize=9)
+    handles = ax0.get_legend_handles_labels()[0] + ax2.get_legend_handles_labels()[0]
+    legend_ax.set_axis_off()
+    legend_ax.legend(handles=handles, loc="center left", fontsize=9, frameon=False)
+    fig.suptitle(f"The mini-batch size k: p = {data.p:g}, σ = {data.sigma:.0e}, m = {data.m:,} documents, "
+                 f"test accuracy {100 * level:g} %\n" + _stand_in_title(), fontsize=9.5)
     return fig
 
 
@@ -1285,7 +1362,7 @@ def bounds_data(loss="logistic", p=2.0, sigma=0.05, n_seeds=20, delta=0.1) -> Bo
     return BoundsData(loss, p, sigma, float(delta), L, B, f_hat, runs[0][0], gaps, Ts, reg, lem)
 
 
-def draw_bounds(axes, data: BoundsData, ylims=None):
+def draw_bounds(axes, data: BoundsData, ylims=None, legend_size=7, legend_below=False):
     """Left: PGS's optimization error (mean over seeds, band min-max, and the (1 - delta) quantile) against
     Theorem 1 in expectation and with probability 1 - delta.  Right: the regret of the points played (median,
     band min-max over seeds) against Lemma 1 (median of each run's own bound) and Corollary 1."""
@@ -1321,23 +1398,27 @@ def draw_bounds(axes, data: BoundsData, ylims=None):
         for axis in (ax.xaxis, ax.yaxis):      # decades only: the axes span several (and the redraw is faster)
             axis.set_minor_locator(NullLocator())
         ax.grid(True, which="major", alpha=0.3)
-        ax.legend(fontsize=7, loc="lower left" if k == 0 else "upper left")
+        if legend_below:     # below the axes, in two columns: the curves keep the whole panel
+            ax.legend(fontsize=legend_size, loc="upper center", bbox_to_anchor=(0.5, -0.17), ncol=2)
+        else:
+            ax.legend(fontsize=legend_size, loc="lower left" if k == 0 else "lower right")
         if ylims is not None:
             ax.set_ylim(*ylims[k])
 
 
 def _bounds_title(data):
     ball = f", S = ball of radius B = {data.B:.3g}" if data.B is not None else ", S = ℝⁿ"
-    return (f"{data.loss} loss, p = {data.p:g}, σ = {data.sigma:g}, m = 200, n = 10{ball}: L = {data.L:.3g}, "
+    return (f"{data.loss} loss, p = {data.p:g}, σ = {data.sigma:g}, m = 200, n = 10{ball}\nL = {data.L:.3g}, "
             r"$\hat F_\sigma(\hat w)$" + f" = {data.f_hat:.4g}")
 
 
-def bounds_figure(loss="logistic", p=2.0, sigma=0.05, n_seeds=20, delta=0.1, figsize=(12.0, 4.6),
+def bounds_figure(loss="logistic", p=2.0, sigma=0.05, n_seeds=20, delta=0.1, figsize=(7.5, 9.6),
                   fig=None) -> Figure:
-    """Demo (d) as a Figure (:func:`draw_bounds`); ``fig``: the figure to redraw in place."""
+    """Demo (d) as a Figure (:func:`draw_bounds`, the two panels one above the other); ``fig``: the figure to
+    redraw in place."""
     data = bounds_data(loss, p, sigma, n_seeds, delta)
-    fig, axes = _fixed_axes(fig, figsize, 1, 2, _MARGINS_1x2)
-    draw_bounds(axes, data)
+    fig, axes = _fixed_axes(fig, figsize, 2, 1, _MARGINS_2x1)
+    draw_bounds(axes, data, legend_size=9, legend_below=True)
     fig.suptitle(_bounds_title(data), fontsize=10)
     return fig
 
@@ -1390,3 +1471,210 @@ def bounds_demo(**defaults):
                                   description="δ", continuous_update=False),
     )
     return wire(controls, bounds_figure, [["loss", "p", "sigma"], ["n_seeds", "delta"]])
+
+
+# ----------------------------------------------------------------------------------------------- the lectures' checks
+# The numbers the two lectures state about their claims (the strong convexity of r, the paper's slips, the two
+# implementations of the norm), computed here and glued into the pages; tests/test_book_pgs.py asserts each claim.
+def pgs_path(problem, n_iter, sigma, p=2.0, k=1, B=None, seed=0):
+    """Every iterate w_0, ..., w_T of :func:`l1lab.solvers.pgs` with this seed (its mini-batches are
+    :func:`l1lab.solvers.pgs.sample_batches` (m, k, T, seed)): an (n_iter + 1, n) array.  One snapshot per
+    iteration, for small problems: the lectures compare their own numpy implementation with it."""
+    n_iter = int(n_iter)
+    ws = []
+    pgs(problem, n_iter, sigma, p=p, k=k, B=B, seed=seed, output="last", n_checkpoints=20 * n_iter + 2,
+        record_objective=False, monitor=lambda w: ws.append(w.copy()) or 0.0)
+    if len(ws) != n_iter + 1:
+        raise RuntimeError(f"expected every iterate w_0, ..., w_T, got {len(ws)}")
+    return np.array(ws)
+
+
+@threadpool_limits.wrap(limits=1, user_api="blas")
+def strong_convexity_ratios(ps=(2.0, 1.8, 1.5, 1.2, 1.05), n_pairs=2000, dim=50, seed=0):
+    """For every p: the smallest ratio, over ``n_pairs`` random pairs (w1, w2) of R^dim and alpha in
+    [0.05, 0.95], of the gap alpha r(w1) + (1 - alpha) r(w2) - r(alpha w1 + (1 - alpha) w2) to
+    alpha (1 - alpha) ||w1 - w2||_p^2 / 2 (>= 1: r is 1-strongly convex w.r.t. ||.||_p, Example 1 of the paper)."""
+    rng = np.random.default_rng(seed)
+    out = {}
+    for p in ps:
+        worst = math.inf
+        for _ in range(int(n_pairs)):
+            w1, w2 = rng.standard_normal(dim) * rng.exponential(1, dim), rng.standard_normal(dim)
+            a = rng.uniform(0.05, 0.95)
+            gap = a * zhu.regularizer(w1, p) + (1 - a) * zhu.regularizer(w2, p) \
+                - zhu.regularizer(a * w1 + (1 - a) * w2, p)
+            worst = min(worst, gap / (0.5 * a * (1 - a) * _pnorm(w1 - w2, p) ** 2))
+        out[float(p)] = worst
+    return out
+
+
+def _pnorm(w, r):
+    return float(np.sum(np.abs(w) ** r) ** (1 / r))
+
+
+@threadpool_limits.wrap(limits=1, user_api="blas")
+def radius_check(sigma=0.01, p=2.0):
+    """Section IV's radius on the least-squares problem of demo (d) (targets of mean square 1): r(w_hat),
+    F_hat(w_hat), F_hat(0), ||w_hat||_p, the paper's radius sqrt(2 (p-1) F_hat(0)) (from r(w*) <= F(0)) and the
+    corrected sqrt(2 (p-1) F_hat(0)/sigma) (:func:`l1lab.theory.zhu2009.least_squares_radius`)."""
+    from ..solvers.pgs import pgs_objective, regularizer_value
+    prob = bounds_problem("squared")
+    w_hat = lbfgs(prob, sigma, p=p, tol=1e-12).w
+    F0 = pgs_objective(prob, np.zeros(prob.d), sigma, p)
+    return dict(r_hat=regularizer_value(w_hat, p), F_hat=pgs_objective(prob, w_hat, sigma, p), F0=F0,
+                norm_hat=_pnorm(w_hat, p), paper_radius=math.sqrt(2 * (p - 1) * F0),
+                radius=zhu.least_squares_radius(F0, sigma, p))
+
+
+@threadpool_limits.wrap(limits=1, user_api="blas")
+def conjugate_check(p=1.5, B=0.5, n=20, seed=0):
+    """Figure 2 on the ball against a numerical argmax of <w, theta> - r(w) over S = {||w||_p <= B} (SLSQP), for
+    theta = 3 N(0, I_n): the p-norm of the unconstrained gradient, of the p-norm rescaling (Corollary 2) and of the
+    printed q-norm rescaling; the distance of the p-norm rescaling to the numerical argmax and to Corollary 2's
+    formula; <w, theta> - r(w) at it against r*(theta) (Corollary 2's value) and the numerical maximum."""
+    from scipy.optimize import minimize
+
+    from ..solvers.pgs import grad_r_star
+    theta = np.random.default_rng(seed).standard_normal(n) * 3
+
+    def neg_objective(w):
+        nw = _pnorm(w, p)
+        g = nw ** (2 - p) * np.sign(w) * np.abs(w) ** (p - 1) / (p - 1) if nw > 0 else np.zeros_like(w)
+        return zhu.regularizer(w, p) - w @ theta, g - theta
+
+    ball = {"type": "ineq", "fun": lambda w: B ** p - np.sum(np.abs(w) ** p),
+            "jac": lambda w: -p * np.sign(w) * np.abs(w) ** (p - 1)}
+    num = minimize(neg_objective, np.full(n, 1e-3), jac=True, method="SLSQP", constraints=[ball],
+                   options={"ftol": 1e-15, "maxiter": 1000})
+    right = grad_r_star(theta, p, B)
+    printed = grad_r_star(theta, p, B, printed_rescaling=True)
+    free = grad_r_star(theta, p)
+    return dict(free_norm=_pnorm(free, p), right_norm=_pnorm(right, p), printed_norm=_pnorm(printed, p),
+                argmax_diff=float(np.max(np.abs(right - num.x))),
+                formula_diff=float(np.max(np.abs(right - zhu.corollary2_conjugate_gradient(theta, p, B)))),
+                value=float(theta @ right - zhu.regularizer(right, p)),
+                conjugate=zhu.corollary2_conjugate(theta, p, B), numerical_max=float(-num.fun),
+                free_diff=float(np.max(np.abs(free - zhu.corollary3_conjugate_gradient(theta, p)))))
+
+
+@threadpool_limits.wrap(limits=1, user_api="blas")
+def first_round_regrets(sigma=0.05, n_draws=5):
+    """The regret of round 1, c_1(w_0) - min_w c_1(w) with w_0 = 0, of PGS on the hinge problem of demo (d)
+    (p = 2, k = 1) for the seeds 0, ..., n_draws-1: positive, while the paper's C log(1)/sigma is 0."""
+    from ..solvers.pgs import pgs_objective
+    prob = bounds_problem("hinge")
+    X = np.asarray(prob.X)
+    out = []
+    for seed in range(int(n_draws)):
+        i = sample_batches(prob.m, 1, 1, seed=seed)[0, 0]
+        c1 = Problem(X[[i]], prob.y[[i]], "hinge", 0.0)
+        out.append(pgs_objective(c1, np.zeros(prob.d), sigma) - lbfgs(c1, sigma, tol=1e-12).objective)
+    return np.array(out)
+
+
+def printed_corollary1_from(sigma=0.05, L=1.0, T_max=100):
+    """The smallest T from which the paper's C log T/sigma with C = L^2 bounds L^2 H_T/(2 sigma) at every T'
+    up to ``T_max`` (the comparison is H_T <= 2 ln T, independent of sigma and L)."""
+    ok = [zhu.corollary1_regret_bound(T, sigma, L) <= L ** 2 * math.log(T) / sigma for T in range(1, T_max + 1)]
+    for T in range(1, T_max + 1):
+        if all(ok[T - 1:]):
+            return T
+    return math.inf
+
+
+@threadpool_limits.wrap(limits=1, user_api="blas")
+def played_vs_next(sigma=0.05, T=50, n_runs=200):
+    """The step E[c_t] = E[F_hat] of Theorem 1's proof, measured on the logistic problem of demo (d) (p = 2,
+    k = 1): the mean over t <= T of c_t - F_hat at the point played, w_{t-1}, and at w_t (the paper's index),
+    averaged over ``n_runs`` runs.  Returns (mean, half-width of a 95 % interval) for both."""
+    from ..solvers.pgs import pgs_objective, regularizer_value
+    prob = bounds_problem("logistic")
+    X = np.asarray(prob.X)
+    before, after = [], []
+    for seed in range(int(n_runs)):
+        rows = sample_batches(prob.m, 1, T, seed=seed)[:, 0]
+        ws = pgs_path(prob, T, sigma, seed=seed)
+        F = np.array([pgs_objective(prob, w, sigma) for w in ws])
+        reg = sigma * np.array([regularizer_value(w, 2.0) for w in ws])
+
+        def loss_at(W):
+            return prob.loss.value(np.einsum("ij,ij->i", X[rows], W), prob.y[rows])
+        before.append(np.mean(reg[:-1] + loss_at(ws[:-1]) - F[:-1]))
+        after.append(np.mean(reg[1:] + loss_at(ws[1:]) - F[1:]))
+    half = [2 * np.std(v) / math.sqrt(len(v)) for v in (before, after)]
+    return dict(played=float(np.mean(before)), played_half=float(half[0]), next=float(np.mean(after)),
+                next_half=float(half[1]))
+
+
+@threadpool_limits.wrap(limits=1, user_api="blas")
+def sample_minimum_means(sigma=0.05, Ts=(5, 20, 100), n_draws=100):
+    """The proof of Theorem 1 writes F_hat(w_hat) = E[(1/T) min_w sum_t c_t(w)]; the mean of the sample minimum
+    over ``n_draws`` draws of T examples (logistic problem of demo (d), p = 2), against F_hat(w_hat).  Returns
+    F_hat(w_hat) and, per T, (mean, half-width of a 95 % interval)."""
+    prob = bounds_problem("logistic")
+    X = np.asarray(prob.X)
+    f_hat = lbfgs(prob, sigma, tol=1e-12).objective
+    out = {}
+    for T in Ts:
+        mins = [_logistic_minimum(X[r], prob.y[r], sigma)
+                for r in (sample_batches(prob.m, 1, T, seed=s)[:, 0] for s in range(int(n_draws)))]
+        out[int(T)] = (float(np.mean(mins)), float(2 * np.std(mins) / math.sqrt(len(mins))))
+    return f_hat, out
+
+
+def _logistic_minimum(X, y, sigma):
+    """min_w sigma ||w||_2^2/2 + mean logistic loss of (X, y), by scipy's L-BFGS-B to a gradient of 1e-12 (the
+    many small problems of :func:`sample_minimum_means`)."""
+    from scipy.optimize import minimize
+
+    def f(w):
+        a = y * (X @ w)
+        return sigma * (w @ w) / 2 + np.mean(np.logaddexp(0, -a)), sigma * w - X.T @ (y / (1 + np.exp(a))) / len(y)
+
+    return float(minimize(f, np.zeros(X.shape[1]), jac=True, method="L-BFGS-B",
+                          options={"gtol": 1e-12, "ftol": 1e-15, "maxiter": 1000}).fun)
+
+
+def theorem2_factor_check(T=1_000, m=5_000, delta=0.1, u_norm=1.0, p=2.0, eps_m0=0.3):
+    """Eq. (21) of the paper against a numerical minimization of the bound (20) over sigma: the numerical minimum
+    and its sigma, Theorem 2's sigma, the derived value 2 sqrt(ab) and the printed sqrt(ab), the iterations (12)
+    for that eps derived (= T) and as printed, and m_0 for eps = ``eps_m0`` derived and as printed."""
+    from scipy.optimize import minimize_scalar
+    best = minimize_scalar(lambda s: zhu.theorem2_error_bound(T, m, delta, s, u_norm, p), bounds=(1e-6, 10.0),
+                           method="bounded", options={"xatol": 1e-12})
+    eps = zhu.theorem2_error_at_sigma(T, m, delta, u_norm, p)
+    return dict(numerical=float(best.fun), numerical_sigma=float(best.x),
+                sigma=zhu.theorem2_sigma(T, m, delta, u_norm, p), derived=eps,
+                printed=zhu.theorem2_error_at_sigma(T, m, delta, u_norm, p, as_printed=True),
+                T_derived=zhu.theorem2_iterations(eps, m, delta, u_norm, p),
+                T_printed=zhu.theorem2_iterations(eps, m, delta, u_norm, p, as_printed=True),
+                m0_derived=2 * u_norm ** 2 / (eps_m0 ** 2 * (p - 1)),
+                m0_printed=u_norm ** 2 / (2 * eps_m0 ** 2 * (p - 1)))
+
+
+@threadpool_limits.wrap(limits=1, user_api="blas")
+def norm_implementations(n_iter=2_000, p=1.8, sigma=1e-5, k=1):
+    """The two implementations of Figure 2's norm on the CCAT stand-in (all K_M documents): l1lab's running sum
+    (O(dk) per iteration) and the O(n) recomputation of Figure 2 (``exact_norm=True``), same seed.  Returns the
+    largest difference of the last iterates relative to the largest weight, the microseconds per iteration of
+    both (a measurement), their exact recomputations of ||lambda||_q^q, and the shape of the data."""
+    prob = _text_problem(K_M)
+    runs = {exact: pgs(prob, n_iter, sigma, p=p, k=k, seed=0, output="last", n_checkpoints=2,
+                       record_objective=False, exact_norm=exact) for exact in (False, True)}
+    a, b = runs[False], runs[True]
+    return dict(rel_diff=float(np.max(np.abs(a.w - b.w)) / np.max(np.abs(b.w))),
+                us_running=1e6 * float(a.trace.seconds[-1]) / n_iter,
+                us_exact=1e6 * float(b.trace.seconds[-1]) / n_iter,
+                recomputes_running=a.info["norm_recomputes"], recomputes_exact=b.info["norm_recomputes"],
+                m=prob.m, n=prob.d, d=prob.nnz / prob.m, density=prob.density, positive=float(np.mean(prob.y > 0)))
+
+
+@threadpool_limits.wrap(limits=1, user_api="blas")
+def condition_bias(sigmas=(1e-2, 1e-3, 1e-4, 1e-5), condition=10.0, m=200_000, n=10, seed=0):
+    """Why the Gaussian toy has the identity covariance: the direction error of the exact regularized optimum
+    (L-BFGS to 1e-10) on m examples of two Gaussian classes whose shared covariance has condition number
+    ``condition``, for every sigma.  With a non-identity covariance the regularized direction is biased, so the
+    error stays away from 0 however many examples there are, unless sigma is tiny."""
+    X, y, w_star = make_gaussian_classes(int(m), int(n), condition=float(condition), seed=int(seed))
+    prob = Problem(X, y, "logistic", 0.0)
+    return {float(s): direction_error(lbfgs(prob, s, tol=1e-10).w, w_star) for s in sigmas}
