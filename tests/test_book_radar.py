@@ -291,3 +291,33 @@ def test_weak_sparsity_highlight_and_d_are_lookups(monkeypatch):
     box.controls["T"].value = 10_000           # shares 625, ..., 5000 with the horizons of 5000: runs 10 000 only
     assert {job[2] for job in runs} == {10_000} and {job[1] for job in runs} == set(W.WEAK_LIMITS["d"])
     assert len(runs) == len(W.WEAK_QS) * len(W.WEAK_LIMITS["d"])
+
+
+# ---------------------------------------------------------------------------------------------- readability
+def _texts(fig):
+    for ax in fig.axes:
+        yield ax.title
+        yield ax.xaxis.label
+        yield ax.yaxis.label
+        yield from ax.get_xticklabels() + ax.get_yticklabels()
+        leg = ax.get_legend()
+        if leg is not None:
+            yield from leg.get_texts()
+            yield leg.get_title()
+
+
+@pytest.mark.parametrize("live", [False, True])
+def test_figures_fit_the_page_and_their_text_is_readable(live):
+    """The static figures (and the live ones) are at most 8 inches wide, their two panels stacked, and no text is
+    smaller than 9 pt."""
+    figs = [W.figure1a_figure(d=100, T=2_000, n_trials=1, live=live),
+            W.figure1b_figure(d=100, T=2_000, n_trials=1, live=live),
+            W.weak_sparsity_figure(qs=(0.0, 1.0), d=200, T=5_000, n_trials=1, live=live)]
+    for fig in figs:
+        width, height = fig.get_size_inches()
+        assert width <= 8.0 and height <= 8.0
+        fig.draw_without_rendering()                     # the layout engine places the axes
+        top, bottom = (ax.get_position() for ax in fig.axes)
+        assert top.y0 > bottom.y1 and top.width == pytest.approx(bottom.width, rel=0.05)   # stacked, full width
+        sizes = [t.get_fontsize() for t in _texts(fig) if t.get_text()]
+        assert sizes and min(sizes) >= 9

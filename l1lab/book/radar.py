@@ -1,5 +1,6 @@
-r"""The figures and widgets of the chapter "Strong convexity and sparsity together" (RADAR, Agarwal, Negahban &
-Wainwright 2012, and its Section 4 simulations).
+r"""The figures and widgets of the lectures on RADAR (Agarwal, Negahban & Wainwright 2012, and its Section 4
+simulations): ``chapters/radar`` (Figure 1(a)), ``chapters/radar_theory`` (Corollary 1's trade-off) and
+``chapters/radar_const`` (Figure 1(b)).  The static figures stack their two panels, 8 inches wide (:data:`FIGSIZE`).
 
 Same three layers as :mod:`l1lab.book.scd`: a cached *data* function, a *figure* function returning a
 ``matplotlib.figure.Figure`` (not managed by pyplot), and a *widget* (ipywidgets imported inside it).
@@ -7,7 +8,7 @@ Same three layers as :mod:`l1lab.book.scd`: a cached *data* function, a *figure*
 * :func:`figure1_data` -- runs of RADAR, RDA, SGD, EDA and RADAR-CONST on the paper's least-squares simulation,
   one trial per seed (a fresh theta* and a fresh stream of samples);
 * :func:`figure1a_figure` / :func:`figure1a_sweep` / :func:`figure1a_demo` -- Figure 1(a): RADAR against RDA and
-  SGD, ||theta_t - theta*||_2^2 against t on log-log axes (and on the paper's linear axes), with the fitted
+  SGD, ||theta_t - theta*||_2^2 against t on log-log axes (and, below, on the paper's linear axes), with the fitted
   log-log slopes; the sweep and the widget vary d;
 * :func:`figure1b_figure` / :func:`figure1b_sweep` / :func:`figure1b_demo` -- Figure 1(b): RADAR against EDA
   (fixed lambda) and RADAR-CONST (constant epochs), with the regularization lambda of each epoch; the sweep
@@ -48,13 +49,13 @@ from .live import figure_axes
 from .plotting import scrubbable_sweep
 
 __all__ = [
-    "ALGORITHM_COLORS", "C1", "CONST_LAM", "capped_power_theta", "corollary1_s", "weak_horizons", "FIGURE1A", "FIGURE1B", "FIGURE1_DEFAULTS", "FIGURE1_LIMITS",
-    "FIGURE1B_DEFAULTS", "FIGURE1B_LIMITS", "METHODS", "N_CHECKPOINTS", "OMEGA", "RDA_BETA", "WEAK_DEFAULTS",
-    "WEAK_LIMITS", "WEAK_QS", "Curves", "Figure1Data", "TrialRecord", "WeakSparsityData", "const_epoch_length",
-    "default_const_epochs", "draw_figure1a", "draw_figure1b", "draw_weak_sparsity_frame", "example2_constants",
-    "figure1_data", "figure1a_demo", "figure1a_figure", "figure1a_sweep", "figure1b_demo", "figure1b_figure",
-    "figure1b_sweep", "method_settings", "run_trial", "weak_sparsity_data", "weak_sparsity_demo",
-    "weak_sparsity_figure", "weak_sparsity_sweep",
+    "ALGORITHM_COLORS", "C1", "CONST_LAM", "FIGSIZE", "capped_power_theta", "corollary1_s", "weak_horizons",
+    "FIGURE1A", "FIGURE1B", "FIGURE1_DEFAULTS", "FIGURE1_LIMITS", "FIGURE1B_DEFAULTS", "FIGURE1B_LIMITS", "METHODS",
+    "N_CHECKPOINTS", "OMEGA", "RDA_BETA", "WEAK_DEFAULTS", "WEAK_LIMITS", "WEAK_QS", "Curves", "Figure1Data",
+    "TrialRecord", "WeakSparsityData", "const_epoch_length", "default_const_epochs", "draw_figure1a",
+    "draw_figure1b", "draw_weak_sparsity_frame", "example2_constants", "figure1_data", "figure1a_demo",
+    "figure1a_figure", "figure1a_sweep", "figure1b_demo", "figure1b_figure", "figure1b_sweep", "method_settings",
+    "run_trial", "weak_sparsity_data", "weak_sparsity_demo", "weak_sparsity_figure", "weak_sparsity_sweep",
 ]
 
 #: the five methods of Section 4 and their colours
@@ -445,47 +446,49 @@ def draw_figure1a(axes, data: Figure1Data, ylim=None, title=True):
     _loglog_axes(ax0)
     if ylim is not None:
         ax0.set_ylim(*ylim)
-    ax0.legend(fontsize=8, loc="lower left")
+    ax0.legend(fontsize=9, loc="lower left")
     ax1.set_xlabel("iterations $t$")
     ax1.set_ylabel(r"$\|\theta_t - \theta^\star\|_2^2$ (mean)")
     ax1.set_xlim(0, T)
     ax1.set_ylim(bottom=0, top=(ylim[1] if ylim is not None else None))
     ax1.grid(True, alpha=0.3)
-    ax1.legend(fontsize=8, loc="upper right")
-    ax1.set_title("the paper's axes", fontsize=9)
+    ax1.legend(fontsize=9, loc="upper right")
+    ax1.set_title("the paper's axes", fontsize=10)
     if title:
         ax0.set_title(f"d = {data.d:,}, s = {data.s}, ‖θ*‖² = {data.norm2_sq:.2f}, T = {T:,}, "
-                      f"{data.n_trials} trial{'s' if data.n_trials > 1 else ''} (band: min–max)", fontsize=9)
+                      f"{data.n_trials} trial{'s' if data.n_trials > 1 else ''} (band: min–max)", fontsize=10)
 
 
-#: the live figures' fixed margins (fractions of the 12 x 4.4 in figure).  The static figures use the constrained
-#: layout; a live figure keeps its axes where these put them, so a move costs one draw and no layout pass
-#: (which measures every text and costs about as much as the draw itself).
-LIVE_MARGINS = dict(left=0.06, right=0.98, bottom=0.115, top=0.93, wspace=0.3)
+#: the static figures: two panels stacked (each as wide as the page), 8 inches wide
+FIGSIZE = (8.0, 7.6)
+#: the live figures' fixed margins (fractions of the :data:`FIGSIZE` figure).  The static figures use the
+#: constrained layout; a live figure keeps its axes where these put them, so a move costs one draw and no layout
+#: pass (which measures every text and costs about as much as the draw itself).
+LIVE_MARGINS = dict(left=0.1, right=0.97, bottom=0.065, top=0.95, hspace=0.3)
 
 
-def _wide_and_narrow(fig):
-    """Two axes side by side, the left one twice as wide (Figure 1's layout)."""
-    gs = fig.add_gridspec(1, 3)
-    return [fig.add_subplot(gs[0, :2]), fig.add_subplot(gs[0, 2])]
+def _stacked(fig):
+    """Two axes, one above the other, the upper one taller (Figure 1's layout)."""
+    gs = fig.add_gridspec(2, 1, height_ratios=(3, 2))
+    return [fig.add_subplot(gs[0]), fig.add_subplot(gs[1])]
 
 
-def _wide_and_narrow_fixed(fig):
-    """:func:`_wide_and_narrow` with the live figures' fixed margins."""
-    gs = fig.add_gridspec(1, 3, **LIVE_MARGINS)
-    return [fig.add_subplot(gs[0, :2]), fig.add_subplot(gs[0, 2])]
+def _stacked_fixed(fig):
+    """:func:`_stacked` with the live figures' fixed margins."""
+    gs = fig.add_gridspec(2, 1, height_ratios=(3, 2), **LIVE_MARGINS)
+    return [fig.add_subplot(gs[0]), fig.add_subplot(gs[1])]
 
 
 def _figure1_axes(fig, figsize, live):
     if live:
-        return figure_axes(fig, figsize, _wide_and_narrow_fixed, layout=None)
-    return figure_axes(fig, figsize, _wide_and_narrow)
+        return figure_axes(fig, figsize, _stacked_fixed, layout=None)
+    return figure_axes(fig, figsize, _stacked)
 
 
-def figure1a_figure(d=2_000, T=10_000, n_trials=5, live=False, figsize=(12.0, 4.4), fig=None) -> Figure:
+def figure1a_figure(d=2_000, T=10_000, n_trials=5, live=False, figsize=FIGSIZE, fig=None) -> Figure:
     """Figure 1(a) of Agarwal, Negahban & Wainwright (2012): ||theta_t - theta*||_2^2 of RADAR, RDA and SGD against
-    the iterations, mean over ``n_trials`` trials; left log-log with the band over trials and the fitted slopes
-    (t >= T/10), right on the paper's linear axes.  ``fig``: a figure this function returned before, redrawn in
+    the iterations, mean over ``n_trials`` trials; above log-log with the band over trials and the fitted slopes
+    (t >= T/10), below on the paper's linear axes.  ``fig``: a figure this function returned before, redrawn in
     place (:func:`l1lab.book.live.figure_axes`)."""
     data = figure1_data(d, T, n_trials, FIGURE1A, live=live)
     fig, axes = _figure1_axes(fig, figsize, live)
@@ -541,25 +544,25 @@ def draw_figure1b(axes, data: Figure1Data, ylim=None, title=True):
     _loglog_axes(ax0)
     if ylim is not None:
         ax0.set_ylim(*ylim)
-    ax0.legend(fontsize=8, loc="lower left", title="ticks: epoch ends (trial 0)", title_fontsize=8)
+    ax0.legend(fontsize=9, loc="lower left", title="ticks: epoch ends (trial 0)", title_fontsize=9)
     ax1.set_xscale("log")
     ax1.set_yscale("log")
     ax1.set_xlabel("iterations $t$")
     ax1.set_ylabel(r"$\lambda_i$ of the running epoch (trial 0)")
     ax1.grid(True, which="major", alpha=0.3)
-    ax1.legend(fontsize=8, loc="lower left")
+    ax1.legend(fontsize=9, loc="lower left")
     if title:
         L = const_epoch_length(data.T, data.const_epochs)
         ax0.set_title(f"d = {data.d:,}, s = {data.s}, T = {data.T:,}, {data.n_trials} trial"
                       f"{'s' if data.n_trials > 1 else ''}; RADAR-CONST: {data.const_epochs} epochs of {L:,}, "
-                      f"{data.const_lam:g} × λᵢ of (12)", fontsize=9)
+                      f"{data.const_lam:g} × the schedule's λᵢ", fontsize=10)
 
 
 def figure1b_figure(d=2_000, T=10_000, n_trials=5, const_epochs=None, const_lam=CONST_LAM, live=False,
-                    figsize=(12.0, 4.4), fig=None) -> Figure:
+                    figsize=FIGSIZE, fig=None) -> Figure:
     """Figure 1(b) of Agarwal, Negahban & Wainwright (2012): RADAR against EDA (its epochs with lambda fixed at
     4 eta sqrt(log d/T)) and RADAR-CONST (``const_epochs`` epochs of equal length, default ceil(log T), with
-    ``const_lam`` times lambda_i of (12)); right: the regularization lambda_i of each epoch.  ``fig``: a figure
+    ``const_lam`` times lambda_i of (12)); below: the regularization lambda_i of each epoch.  ``fig``: a figure
     this function returned before, redrawn in place."""
     if live:
         _check_figure1(d, T, n_trials, FIGURE1B_LIMITS, True)
@@ -737,16 +740,16 @@ def draw_weak_sparsity_frame(ax, data: WeakSparsityData, k, ylim=None):
     ax.set_xlabel("iterations $t$ = horizon $T$")
     if ylim is not None:
         ax.set_ylim(*ylim)
-    ax.legend(fontsize=8, loc="lower left")
+    ax.legend(fontsize=9, loc="lower left")
     s = data.s_used[k]
     what = "s-sparse" if q == 0 else f"tail ∝ j^(−1/{q:g}), R_q = {data.Rq[k]:.3g}"
-    ax.set_title(f"q = {q:g}: {what}; s = {s[0]}…{s[-1]}; d = {data.d:,}, {data.n_trials} trials", fontsize=9)
+    ax.set_title(f"q = {q:g}: {what}; s = {s[0]}…{s[-1]}; d = {data.d:,}, {data.n_trials} trials", fontsize=10)
 
 
 def weak_sparsity_figure(qs=WEAK_QS, highlight=None, d=500, T=20_000, n_trials=5, live=False,
-                         figsize=(12.0, 4.4), fig=None) -> Figure:
-    """Corollary 1's trade-off: left, RADAR's mean final ||theta_T - theta*||_2^2 against the horizon T for every q
-    of ``qs`` (colour by q; ``highlight`` adds one q, drawn thick); right, the fitted log-log slopes against q, with
+                         figsize=FIGSIZE, fig=None) -> Figure:
+    """Corollary 1's trade-off: above, RADAR's mean final ||theta_T - theta*||_2^2 against the horizon T for every q
+    of ``qs`` (colour by q; ``highlight`` adds one q, drawn thick); below, the fitted log-log slopes against q, with
     Corollary 1's exponent -(2 - q)/2 and the -1/2 of single-run methods."""
     qs = tuple(round(float(q), 6) for q in qs)
     if highlight is not None:
@@ -756,10 +759,9 @@ def weak_sparsity_figure(qs=WEAK_QS, highlight=None, d=500, T=20_000, n_trials=5
     data = weak_sparsity_data(qs, d, T, n_trials, live=live)
     slopes = data.slopes()
     if live:
-        fig, (ax0, ax1) = figure_axes(fig, figsize, layout=None, nrows=1, ncols=2,
-                                      gridspec_kw=dict(LIVE_MARGINS, wspace=0.2))
+        fig, (ax0, ax1) = figure_axes(fig, figsize, _stacked_fixed, layout=None)
     else:
-        fig, (ax0, ax1) = figure_axes(fig, figsize, nrows=1, ncols=2)
+        fig, (ax0, ax1) = figure_axes(fig, figsize, _stacked)
     cmap = matplotlib.colormaps["viridis"]
     for k, q in enumerate(data.qs):
         hl = highlight is not None and q == highlight
@@ -769,9 +771,9 @@ def weak_sparsity_figure(qs=WEAK_QS, highlight=None, d=500, T=20_000, n_trials=5
     _horizon_ticks(ax0, data.Ts)
     ax0.set_xlabel("horizon $T$ (one run per $T$)")
     ax0.set_ylabel(r"$\|\theta_T - \theta^\star\|_2^2$ (mean over trials)")
-    ax0.legend(fontsize=8, loc="lower left", title="RADAR", title_fontsize=8)
+    ax0.legend(fontsize=9, loc="lower left", title="RADAR", title_fontsize=9)
     ax0.set_title(f"θ* in B_q(R_q), ‖θ*‖² = {data.longest[0].records[0].norm2_sq:.2f}; d = {data.d:,}, "
-                  f"{data.n_trials} trials", fontsize=9)
+                  f"{data.n_trials} trials", fontsize=10)
     qq = np.linspace(0, 1, 50)
     ax1.plot(qq, -(2 - qq) / 2, color="k", ls="--", lw=1.5, label="Corollary 1: −(2 − q)/2")
     ax1.axhline(-0.5, color="0.5", ls=":", lw=1.2, label="single-run methods: −½")
@@ -782,7 +784,7 @@ def weak_sparsity_figure(qs=WEAK_QS, highlight=None, d=500, T=20_000, n_trials=5
     ax1.set_xlabel("q (0: exactly sparse)")
     ax1.set_ylabel("fitted exponent of T")
     ax1.grid(True, alpha=0.3)
-    ax1.legend(fontsize=8, loc="lower right")
+    ax1.legend(fontsize=9, loc="lower right")
     return fig
 
 
