@@ -88,3 +88,28 @@ def test_bibliography_titles_have_no_tex_math():
     # sphinxcontrib-bibtex prints titles as text: $...$ would reach the reader as raw TeX (found by tests_html)
     titles = re.findall(r"^\s*title\s*=\s*\{(.*)\},?\s*$", (ROOT / "references.bib").read_text(), re.M)
     assert titles and not [t for t in titles if "$" in t or "\\(" in t]
+
+
+def test_the_roadmap_lists_the_lectures_of_the_table_of_contents():
+    """l1lab.book.roadmap (the introduction's map, the instructors' tables) names exactly the lectures of
+    _toc.yml, in their order; every prerequisite comes earlier in the book; every lecture has objectives."""
+    from l1lab.book import roadmap
+
+    lectures = [f for f in _toc_files() if f.startswith("chapters/")]
+    assert [lec.page for lec in roadmap.LECTURES] == lectures
+    seen = set()
+    for lec in roadmap.LECTURES:
+        assert set(lec.needs) <= seen, f"{lec.page} needs a later lecture: {set(lec.needs) - seen}"
+        assert len(roadmap.objectives(ROOT, lec.page)) >= 3, f"{lec.page}: no 'You will learn' list of 3+ points"
+        assert 15 <= (roadmap.reading_minutes(ROOT, lec.page) or 0) <= 35, f"{lec.page}: no reading time of 15-35 min"
+        seen.add(lec.page)
+    places = [lec.place for lec in roadmap.LECTURES]
+    assert len(set(places)) == len(places), "two lectures at one place of the roadmap"
+
+
+def test_the_pacing_plan_covers_every_lecture():
+    text = (ROOT / "instructors.md").read_text()
+    plan = text[text.index("## A pacing plan"):text.index("## Exercises")]
+    for f in _toc_files():
+        if f.startswith("chapters/"):
+            assert f"{{doc}}`{f}`" in plan, f"{f} is not in the pacing plan"

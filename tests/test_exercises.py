@@ -25,8 +25,8 @@ from l1lab.theory import zhu2009 as zhu
 ROOT = Path(__file__).resolve().parents[1]
 SOLUTIONS = ROOT / "chapters" / "exercises" / "solutions"
 STUDENT = ROOT / "chapters" / "exercises" / "student"
-CHAPTERS = ("l1_problem", "scd", "smidas", "projections", "exponentiated", "lower_bound", "experiments", "pgs",
-            "radar")
+#: every exercise notebook (one per lecture, or per pair of short lectures): its solution and student versions
+CHAPTERS = tuple(sorted(p.stem for p in SOLUTIONS.glob("*.ipynb")))
 
 
 def _objective(X, y, w, lam, loss):
@@ -157,6 +157,8 @@ def test_student_source():
 
 
 def test_student_notebooks_are_the_solutions_without_answers():
+    assert len(CHAPTERS) >= 9
+    assert sorted(p.stem for p in STUDENT.glob("*.ipynb")) == list(CHAPTERS), "a student or a solution is missing"
     for name in CHAPTERS:
         sol = nbformat.read(SOLUTIONS / f"{name}.ipynb", as_version=4)
         stu = nbformat.read(STUDENT / f"{name}.ipynb", as_version=4)

@@ -1,7 +1,7 @@
 """The SCD lecture's own numpy implementation (its ``lesson`` cell) gives l1lab's iterates for the same seed."""
 import numpy as np
 import pytest
-from lessons import lesson_imports, lesson_cells, lesson_namespace
+from lessons import lesson_cells, lesson_imports, lesson_namespace
 
 import l1lab
 from l1lab.data import make_classification, make_regression

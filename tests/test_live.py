@@ -19,6 +19,7 @@ from matplotlib.figure import Figure  # noqa: E402
 from PIL import Image  # noqa: E402
 
 from l1lab.book import exponentiated as widgets_exponentiated  # noqa: E402
+from l1lab.book import l1_problem as widgets_l1_problem  # noqa: E402
 from l1lab.book import live  # noqa: E402
 from l1lab.book import lower_bound as widgets_lower_bound  # noqa: E402
 from l1lab.book import pgs as widgets_pgs  # noqa: E402
@@ -113,6 +114,7 @@ def _next_value(ctrl):
 
 
 DEMOS = {
+    "l1_path": widgets_l1_problem.path_demo,
     "scd_bound": lambda: widgets.scd_bound_demo(n_seeds=2, T=1_000),
     "cd_comparison": lambda: widgets.cd_comparison_demo(n_seeds=1, epochs=10),
     "link": widgets_smidas.link_demo,
@@ -136,7 +138,8 @@ DEMOS = {
 }
 #: the control each demo moves (the first one that changes the data, and one that only changes the drawing)
 MOVES = {
-    "scd_bound": ["lam"], "cd_comparison": ["loss"], "link": ["p", "theta1"], "smidas_bound": ["eta_mult"],
+    "l1_path": ["frac", "loss"], "scd_bound": ["lam"], "cd_comparison": ["loss"], "link": ["p", "theta1"],
+    "smidas_bound": ["eta_mult"],
     "magic_comparison": ["lam"], "prop4": ["K"], "geometry": ["z", "v1"], "timing": None, "synthetic": None,
     "eg_vs_pg": None, "scaling": None, "regret": None, "averaging": None, "lb_frontier": None, "lb_steps": None,
     "pgs_inverse": ["target", "n_runs"], "pgs_bounds": ["sigma", "delta"], "radar_fig1a": None, "radar_fig1b": None,

@@ -189,9 +189,7 @@ def test_widget_demos_have_static_figures(built_pages):
 #: the lecture pages not yet rewritten to the arc of CONTRIBUTING.md ("Add a lecture"); each still prints more
 #: code and text than a quarter of its page.  The test fails when one of them meets the target (strict xfail):
 #: then it leaves this set.
-NOT_YET_LECTURES = {"chapters/l1_problem", "chapters/lower_bound", "chapters/smidas", "chapters/experiments",
-                    "chapters/projections", "chapters/exponentiated", "chapters/pgs", "chapters/radar",
-                    "chapters/estimators"}
+NOT_YET_LECTURES: set = set()
 #: code and printed text at most this share of a lecture page's text (tests_html/code_share.py measures it)
 CODE_SHARE = 0.25
 

@@ -7,27 +7,30 @@ prerequisite comes earlier in the book.
 """
 from __future__ import annotations
 
+import json
+import re
 from dataclasses import dataclass
+from pathlib import Path
 
 from matplotlib.figure import Figure
 from matplotlib.patches import Patch
 
 from . import style as _style
 
-__all__ = ["LECTURES", "Lecture", "dependency_table", "roadmap_figure"]
+__all__ = ["LECTURES", "Lecture", "dependency_table", "lecture_title", "objectives", "objectives_markdown",
+           "reading_minutes", "roadmap_figure"]
 
 
 @dataclass(frozen=True)
 class Lecture:
     """A lecture: its page (``chapters/<name>``), a short title for the figure, its paper, what it needs first
-    (pages; only the direct needs, the figure draws one arrow per need), the minutes it takes to read, and its
-    place in the roadmap (column, row)."""
+    (pages; only the direct needs, the figure draws one arrow per need), and its place in the roadmap (column,
+    row).  Its title, reading time and objectives are read from the lecture itself."""
 
     page: str
     short: str
     paper: str
     needs: tuple
-    minutes: int
     place: tuple
 
 
@@ -37,42 +40,92 @@ SST, DSSC, KFE, ZHU, ANW = ("Shalev-Shwartz & Tewari (2011)", "Duchi et al. (200
 
 #: every lecture of the book in the order of the table of contents
 LECTURES = (
-    Lecture("chapters/l1_problem", "The ℓ1 problem", SST, (), 25, (0, 3)),
-    Lecture("chapters/scd", "Stochastic coordinate\ndescent", SST, ("chapters/l1_problem",), 30, (1, 0)),
-    Lecture("chapters/lower_bound", "What no coordinate\nmethod can beat", SST, ("chapters/scd",), 35, (2, 0)),
-    Lecture("chapters/smidas", "Mirror descent\nmade sparse", SST, ("chapters/scd",), 30, (2, 2)),
-    Lecture("chapters/smidas_truncgrad", "Truncated gradient\nand the p-norm", SST, ("chapters/smidas",), 30,
+    Lecture("chapters/l1_problem", "The ℓ1 problem", SST, (), (0, 3)),
+    Lecture("chapters/scd", "Stochastic\ncoordinate\ndescent", SST, ("chapters/l1_problem",), (1, 0)),
+    Lecture("chapters/lower_bound", "What no\ncoordinate\nmethod can beat", SST, ("chapters/scd",), (2, 0)),
+    Lecture("chapters/smidas", "Mirror descent\nmade sparse", SST, ("chapters/scd",), (2, 2)),
+    Lecture("chapters/smidas_truncgrad", "Truncated\ngradient and\nthe p-norm", SST, ("chapters/smidas",),
             (3, 2)),
-    Lecture("chapters/experiments", "The experiments\nof Section 4", SST, ("chapters/smidas_truncgrad",), 25,
+    Lecture("chapters/experiments", "The experiments\nof Section 4", SST, ("chapters/smidas_truncgrad",),
             (4, 2)),
-    Lecture("chapters/projections", "Projecting onto\nthe ℓ1 ball", DSSC, ("chapters/l1_problem",), 30, (1, 5)),
-    Lecture("chapters/projections_sparse", "Sparse updates,\nprojected gradient", DSSC,
-            ("chapters/projections",), 30, (2, 5)),
-    Lecture("chapters/exponentiated", "Multiplicative\nupdates", KFE, ("chapters/projections",), 30, (2, 6)),
-    Lecture("chapters/exponentiated_scaling", "The log d\nmiracle", KFE, ("chapters/exponentiated",), 30, (3, 6)),
-    Lecture("chapters/pgs", "The Primal\nGradient Solver", ZHU, ("chapters/smidas",), 30, (3, 3)),
-    Lecture("chapters/pgs_more_data", "More data,\nless time", ZHU, ("chapters/pgs",), 30, (4, 3)),
-    Lecture("chapters/radar", "RADAR", ANW, ("chapters/smidas", "chapters/projections"), 35, (3, 4)),
-    Lecture("chapters/radar_simulations", "RADAR's rates\nin simulation", ANW, ("chapters/radar",), 30, (4, 4)),
-    Lecture("chapters/estimators", "l1lab from\nscikit-learn", "", ("chapters/scd",), 15, (2, 1)),
+    Lecture("chapters/projections", "Projecting\nonto the\nℓ1 ball", DSSC, ("chapters/l1_problem",), (1, 5)),
+    Lecture("chapters/projections_sparse", "Sparse steps,\nexperiments", DSSC, ("chapters/projections",),
+            (2, 5)),
+    Lecture("chapters/exponentiated", "Multiplicative\nupdates", KFE, ("chapters/projections",), (2, 6)),
+    Lecture("chapters/exponentiated_scaling", "The log d\nmiracle", KFE, ("chapters/exponentiated",), (3, 6)),
+    Lecture("chapters/pgs", "The Primal\nGradient\nSolver", ZHU, ("chapters/smidas",), (3, 3)),
+    Lecture("chapters/pgs_more_data", "More data,\nless time", ZHU, ("chapters/pgs",), (4, 3)),
+    Lecture("chapters/radar", "RADAR", ANW, ("chapters/smidas", "chapters/projections"), (3, 4)),
+    Lecture("chapters/radar_theory", "What RADAR\nguarantees", ANW, ("chapters/radar",), (4, 4)),
+    Lecture("chapters/radar_const", "Constant\nepochs", ANW, ("chapters/radar_theory",), (5, 4)),
+    Lecture("chapters/estimators", "l1lab from\nscikit-learn", "", ("chapters/scd",), (2, 1)),
 )
 
 #: the colour of each paper's lectures in the roadmap (from the book's palette)
 _PAPER_COLORS = {SST: "SCD", DSSC: "projected gradient", KFE: "SMG", ZHU: "GCD", ANW: "TruncGrad", "": "SGD"}
 
 
-def dependency_table(lectures=LECTURES) -> str:
+def _markdown(root, page) -> str:
+    nb = json.loads((Path(root) / f"{page}.ipynb").read_text(encoding="utf-8"))
+    return "\n\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown")
+
+
+def lecture_title(root, page) -> str:
+    """The first level-1 heading of the lecture ``page`` (e.g. ``chapters/scd``) under the book's ``root``."""
+    m = re.search(r"^# (.+)$", _markdown(root, page), re.M)
+    return m.group(1).strip() if m else page
+
+
+def reading_minutes(root, page) -> int | None:
+    """The reading time the lecture states in its "In this lecture" box ("Reading time: about 30 minutes")."""
+    m = re.search(r"Reading time\W*(?:about\s*)?(\d+)\s*min", _markdown(root, page))
+    return int(m.group(1)) if m else None
+
+
+def objectives(root, page) -> list[str]:
+    """The learning objectives of a lecture: the points of the "You will learn" list of its "In this lecture"
+    box (the lecture is their single source; the instructors' page collects them)."""
+    text = _markdown(root, page)
+    box = re.search(r"In this (?:lecture|appendix)(.*?)(?:\n```|\n:::)", text, re.S)
+    if not box:
+        return []
+    learn = re.search(r"learn\W*\n(.*?)(?:\n\s*\n(?!\s*[-*] )|$)", box.group(1), re.S | re.I)
+    if not learn:
+        return []
+    items, current = [], None
+    for line in learn.group(1).splitlines():
+        m = re.match(r"\s*[-*] (.*)", line)
+        if m:
+            current = m.group(1).strip()
+            items.append(current)
+        elif items and line.strip():
+            items[-1] += " " + line.strip()
+    return items
+
+
+def objectives_markdown(root, lectures=LECTURES) -> str:
+    """Every lecture's title (a link) and its learning objectives, as markdown."""
+    out = []
+    for lec in lectures:
+        minutes = reading_minutes(root, lec.page)
+        out.append(f"**{{doc}}`{lecture_title(root, lec.page)} </{lec.page}>`**"
+                   + (f" ({minutes} min)" if minutes else "") + "\n")
+        out += [f"- {item}" for item in objectives(root, lec.page)] + [""]
+    return "\n".join(out)
+
+
+def dependency_table(root, lectures=LECTURES) -> str:
     """A markdown table: lecture, paper, what it needs first, reading time."""
-    title = {lec.page: lec.short.replace("\n", " ") for lec in lectures}
+    title = {lec.page: lecture_title(root, lec.page) for lec in lectures}
     rows = ["| lecture | paper | needs first | minutes |", "|---|---|---|---|"]
     for lec in lectures:
-        needs = ", ".join(f"{{doc}}`{title[n]} <{n.split('/')[-1]}>`" for n in lec.needs) or "—"
-        rows.append(f"| {{doc}}`{title[lec.page]} <{lec.page.split('/')[-1]}>` | {lec.paper or 'the package'} | "
-                    f"{needs} | {lec.minutes} |")
+        needs = ", ".join(f"{{doc}}`{title[n]} </{n}>`" for n in lec.needs) or "—"
+        rows.append(f"| {{doc}}`{title[lec.page]} </{lec.page}>` | {lec.paper or 'the package'} | "
+                    f"{needs} | {reading_minutes(root, lec.page) or '–'} |")
     return "\n".join(rows)
 
 
-def roadmap_figure(lectures=LECTURES, figsize=(8.0, 5.6)) -> Figure:
+def roadmap_figure(lectures=LECTURES, figsize=(8.0, 6.0)) -> Figure:
     """The lectures as boxes at their places (column: how far into the book, row: the track), coloured by paper,
     with an arrow from each lecture to every lecture that needs it."""
     pos = {lec.page: lec.place for lec in lectures}

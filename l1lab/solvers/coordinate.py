@@ -153,7 +153,7 @@ def scd(problem: Problem, n_iter: int, seed=0, n_checkpoints: int = 60, beta=Non
     Returns
     -------
     Result with ``w`` (= w_T) and the trace (iteration, data accesses, P, l0, seconds).
-    
+
     Examples
     --------
     >>> from l1lab import Problem, reference_solution
