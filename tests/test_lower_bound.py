@@ -137,6 +137,15 @@ def test_min_steps_is_the_first_s_below_eps():
         for eps in (0.9, 0.12, 0.05, 0.01, 1e-3, 1e-4, 1e-6):
             brute = int(np.nonzero(fr <= eps)[0][0])
             assert sst.lemma5_min_steps(eps, B, d) == brute
+        # at eps = frontier(s) exactly, s steps are the fewest (the frontier decreases strictly)
+        for s in range(0, d, 7):
+            assert sst.lemma5_min_steps(fr[s], B, d) == s
+            assert sst.lemma5_min_steps(fr[s] * (1 - 1e-12), B, d) == s + 1
+    # no negative zero where no step is needed
+    zero = sst.lemma5_min_steps(1.0, 2, sst.lemma5_dimension(2))
+    assert zero == 0 and math.copysign(1.0, zero) == 1.0
+    zeros = sst.lemma5_min_steps(np.array([1.0, 2.0]), 2, sst.lemma5_dimension(2))
+    assert np.all(np.signbit(zeros) == False)  # noqa: E712
 
 
 # ---------------------------------------------------------------------------------------------- constants
@@ -166,12 +175,28 @@ def test_where_the_printed_inequalities_are_true(B):
     d = sst.lemma5_dimension(B)
     s = np.arange(1, d + 1)
     fr = np.asarray(sst.lemma5_frontier(s, B, d))
-    for bound, rng in ((sst.lemma5_sparse_gap_bound, sst.lemma5_printed_bound_range(B)),
-                       (sst.lemma5_population_gap_bound, sst.lemma5_printed_bound_range(B, c=8, cap=0.24))):
-        ok = fr >= np.asarray(bound(s, B))
-        assert np.all(ok[s <= rng]) and not np.any(ok[s > rng])
-        assert sst.lemma5_proof_sparsity_limit(B) < rng < d
+    rng = sst.lemma5_printed_bound_range(B)
+    ok = fr >= np.asarray(sst.lemma5_sparse_gap_bound(s, B))
+    assert np.all(ok[s <= rng]) and not np.any(ok[s > rng])
+    assert sst.lemma5_proof_sparsity_limit(B) < rng < d
     assert sst.lemma5_printed_bound_range(2) == 274 and sst.lemma5_printed_bound_range(3) == 742
+
+
+@pytest.mark.parametrize("B,expected", [(2, 246), (3, 678), (5, 2059), (10, 8536)])
+def test_where_the_population_inequality_is_true(B, expected):
+    """The proof's population inequality compares with R(w0) = (B^2 - 1)/d, the risk of w0 = (B/d) 1, not with
+    the optimal risk: computed here in rational arithmetic from the least s-sparse risk (B^2 - 1)/(s + B^2 - 1)."""
+    d = sst.lemma5_dimension(B)
+    k = Fraction(B * B - 1)
+    true_up_to = 0
+    for s in range(1, d + 1):
+        if k / (s + k) - k / d >= min(Fraction(24, 100), Fraction(B * B, 8 * s)):
+            true_up_to = s
+        else:
+            break
+    assert true_up_to == expected == sst.lemma5_population_inequality_range(B)
+    # against the frontier over R* the range would be wider: the mistake this guards against
+    assert sst.lemma5_printed_bound_range(B, c=8, cap=0.24) > expected
 
 
 @pytest.mark.parametrize("B", [2, 3, 6])
@@ -211,8 +236,10 @@ def test_found_sparse_solutions_satisfy_the_lemma_for_every_s(B):
     assert np.all(np.count_nonzero(path.weights[1:], axis=1) == s)
     rng = sst.lemma5_printed_bound_range(B)
     assert np.all(pop[s <= rng] >= np.asarray(sst.lemma5_sparse_gap_bound(s[s <= rng], B)))
-    pr = sst.lemma5_printed_bound_range(B, c=8, cap=0.24)
-    assert np.all(pop[s <= pr] >= np.asarray(sst.lemma5_population_gap_bound(s[s <= pr], B)))
+    pr = sst.lemma5_population_inequality_range(B)    # an excess over R(w0) = (B^2 - 1)/d
+    over_w0 = pop + sst.lemma5_optimal_risk(B, d) - (B * B - 1) / d
+    assert np.all(over_w0[s <= pr] >= np.asarray(sst.lemma5_population_gap_bound(s[s <= pr], B)))
+    assert not np.all(over_w0 >= np.asarray(sst.lemma5_population_gap_bound(s, B)))
     for si in (1, 7, 50):   # SCD restricted to the greedy support reaches the frontier
         w = restricted_scd(prob, path.order[:si])
         assert np.count_nonzero(w) <= si
@@ -300,3 +327,11 @@ def test_bad_inputs_give_clear_errors():
         lb.best_sparse(11, 2, 10)
     with pytest.raises(ValueError, match="m >= 1"):
         lb.sample(2, 0)
+
+
+@pytest.mark.parametrize("B", [2, 3, 10])
+def test_derived_iteration_bound_over_printed_tends_to_8_k_over_B2(B):
+    """(k/(2 eps) - k) / (B^2/(16 eps)) = 8k/B^2 - 16 k eps/B^2 -> 8(B^2 - 1)/B^2 as eps -> 0 (6 at B = 2)."""
+    eps = 1e-9
+    ratio = sst.lemma5_iteration_bound_derived(eps, B) / sst.lemma5_iteration_bound(eps, B)
+    assert ratio == pytest.approx(8 * (B * B - 1) / (B * B), rel=1e-6)

@@ -196,3 +196,26 @@ def test_mean_squared_row_norm(sparse_classification):
     assert sst.mean_squared_row_norm(prob) == pytest.approx(np.mean(np.sum(X ** 2, axis=1)))
     assert sst.mean_squared_row_norm(Problem(X, prob.y, "logistic", 0.1)) == pytest.approx(
         sst.mean_squared_row_norm(prob))
+
+
+def test_iterations_for_accuracy_exact_on_a_decimal_grid():
+    """Where d Psi(0)/eps is a whole number in the decimals the user typed, the float quotient can land just above
+    it; the count must still be the smallest T, computed here in rational arithmetic from the decimals."""
+    from fractions import Fraction
+    assert sst.scd_iterations_for_accuracy(0.1, 3, 0.1) == 2
+    for d in (1, 3, 7, 10, 29):
+        for i in range(1, 30):
+            for j in range(1, 30):
+                psi0, eps = Fraction(i, 10), Fraction(j, 100)
+                expected = max(0, math.ceil(d * psi0 / eps) - 1)
+                assert sst.scd_iterations_for_accuracy(j / 100, d, i / 10) == expected, (d, i / 10, j / 100)
+
+
+def test_runs_for_confidence_at_the_powers_of_two():
+    """r is the smallest integer with 2^-r <= delta: exactly r at delta = 2^-r, one more just below it."""
+    for r in range(1, 40):
+        delta = 2.0 ** -r
+        assert sst.scd_runs_for_confidence(delta) == r
+        assert sst.scd_runs_for_confidence(np.nextafter(delta, 0.0)) == r + 1
+        if r > 1:
+            assert sst.scd_runs_for_confidence(np.nextafter(delta, 1.0)) == r

@@ -8,6 +8,7 @@ the printed expression, so the book can show both.
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import numpy as np
 
@@ -59,14 +60,27 @@ def scd_runs_for_confidence(delta):
     probability at most 1/2, independently)."""
     if not (0 < delta < 1):
         raise ValueError(f"delta must be in (0, 1), got {delta}")
-    return max(1, math.ceil(math.log2(1.0 / delta) - 1e-12))
+    # The smallest r >= 1 with 2**-r <= delta, decided exactly: powers of two are exact floats, so start from
+    # the logarithm and correct its rounding by comparing the powers themselves.
+    r = max(1, math.ceil(-math.log2(delta)))
+    while 0.5**r > delta:
+        r += 1
+    while r > 1 and 0.5 ** (r - 1) <= delta:
+        r -= 1
+    return r
 
 
 def scd_iterations_for_accuracy(eps, d, psi0):
     r"""Theorem 1 of Shalev-Shwartz & Tewari (2011) solved for T: the smallest T with
     :math:`d\Psi(0)/(T+1) \le \varepsilon`, i.e. :math:`T = \lceil d\Psi(0)/\varepsilon \rceil - 1`."""
     _pos("eps", eps)
-    return max(0, math.ceil(d * psi0 / eps) - 1)
+    if not (math.isfinite(float(psi0)) and psi0 >= 0):
+        raise ValueError(f"psi0 must be finite and >= 0, got {psi0}")
+    # Exact rational arithmetic, each float read as the shortest decimal that prints it (0.1 is 1/10): d*psi0/eps
+    # is often a whole number (d = 3, psi0 = eps = 0.1), and the rounded float quotient then lands just above it,
+    # one iteration too many.
+    q = Fraction(int(d)) * Fraction(repr(float(psi0))) / Fraction(repr(float(eps)))
+    return max(0, math.ceil(q) - 1)
 
 
 def average_nonzeros(problem):
@@ -97,7 +111,8 @@ def scd_runtime_high_probability(eps, delta, m, d, s, psi0):
     r"""Theorem 2 of Shalev-Shwartz & Tewari (2011) turned into data accesses: r = ceil(log2(1/delta)) runs of
     T = ceil(2 d Psi(0)/eps) - 1 iterations each, average cost s*m per iteration:
     :math:`s\,m\,r\,(\lceil 2d\Psi(0)/\varepsilon\rceil - 1)`.  The log term multiplies: see
-    :func:`scd_runtime_logistic_as_printed`."""
+    :func:`scd_runtime_logistic_as_printed`.  Not counted, as in the paper: evaluating P on the r results to
+    pick the best, r passes over the data (r s m d accesses), a fraction eps/(2 Psi(0)) of one run's cost."""
     r = scd_runs_for_confidence(delta)
     return s * m * r * scd_iterations_for_accuracy(eps, d, 2.0 * psi0)
 
@@ -453,7 +468,8 @@ def lemma5_iteration_bound(eps, B):
 def lemma5_iteration_bound_derived(eps, B):
     r"""Lemma 5 of Shalev-Shwartz & Tewari (2011), re-derived: if :math:`d \ge (B^2-1)/\varepsilon`, every w with
     excess risk at most eps has more than :math:`(B^2 - 1)/(2\varepsilon) - (B^2 - 1)` nonzeros, which is at least
-    the printed :math:`B^2/(16\varepsilon)` for B >= 2 and eps <= 0.12 (about 8 times it for small eps)."""
+    the printed :math:`B^2/(16\varepsilon)` for B >= 2 and eps <= 0.12 (for small eps the ratio tends to
+    :math:`8(B^2 - 1)/B^2`: 6 at B = 2, 8 only as B grows)."""
     B = _lemma5_B(B)
     eps = _lemma5_eps(eps)
     k = B * B - 1.0
@@ -514,8 +530,12 @@ def lemma5_min_steps(eps, B, d):
         raise ValueError(f"eps must be > 0, got {eps}")
     k = B * B - 1.0
     r = lemma5_optimal_risk(B, d)
-    s = np.maximum(0.0, np.ceil(k / (eps + r) - k - 1e-9))
-    return _scalar(np.minimum(s, d))
+    # Start from the closed form, then correct its rounding against the frontier itself: s is the smallest
+    # integer with frontier(s) <= eps (the frontier decreases in s).
+    s = np.minimum(np.maximum(0.0, np.ceil(k / (eps + r) - k)), d)
+    s = np.where((s > 0) & (np.asarray(lemma5_frontier(np.maximum(s - 1, 0), B, d)) <= eps), s - 1, s)
+    s = np.where((s < d) & (np.asarray(lemma5_frontier(s, B, d)) > eps), s + 1, s)
+    return _scalar(s + 0.0)  # + 0.0 turns a -0.0 into 0.0
 
 
 def lemma5_proof_sparsity_limit(B, d=None):
@@ -530,15 +550,33 @@ def lemma5_proof_sparsity_limit(B, d=None):
 
 def lemma5_printed_bound_range(B, d=None, c=16.0, cap=0.12):
     r"""Lemma 5 of Shalev-Shwartz & Tewari (2011): the largest s <= d at which the exact frontier
-    :func:`lemma5_frontier` is still at least the printed :math:`\min\{\text{cap},\ B^2/(c\,s)\}` (c = 16,
-    cap = 0.12: :func:`lemma5_sparse_gap_bound`; c = 8, cap = 0.24: :func:`lemma5_population_gap_bound`).
-    Beyond it the printed inequality is false for the construction (274 of d = 300 for B = 2)."""
+    :func:`lemma5_frontier` (an excess over the optimal risk R*) is still at least the printed
+    :math:`\min\{\text{cap},\ B^2/(c\,s)\}` (c = 16, cap = 0.12: :func:`lemma5_sparse_gap_bound`).  Beyond it
+    the printed inequality is false for the construction (274 of d = 300 for B = 2).  The proof's population
+    inequality is an excess over R(w0), not R*: its range is :func:`lemma5_population_inequality_range`."""
     B = _lemma5_B(B)
     d = lemma5_dimension(B) if d is None else int(d)
     s = np.arange(1, d + 1, dtype=np.float64)
     ok = np.asarray(lemma5_frontier(s, B, d)) >= np.minimum(cap, B * B / (c * s))
     bad = np.nonzero(~ok)[0]
     return int(d if bad.size == 0 else bad[0])  # s = bad[0] + 1 fails, so bad[0] is the last good s
+
+
+def lemma5_population_inequality_range(B, d=None):
+    r"""Lemma 5 of Shalev-Shwartz & Tewari (2011), proof: the largest s <= d at which the population inequality
+    :math:`\mathbb{E}[(\langle w, X\rangle - Y)^2 - (\langle w_0, X\rangle - Y)^2] \ge \min\{0.24,\ B^2/(8s)\}`
+    (:func:`lemma5_population_gap_bound`) holds for every s-sparse w of the construction.  Its left side is an
+    excess over the risk of :math:`w_0 = (B/d)\mathbf{1}`, :math:`R(w_0) = (B^2-1)/d`, so the least value over
+    s-sparse w is :math:`\frac{k}{s+k} - \frac{k}{d}` (k = B^2 - 1; :func:`lemma5_sparse_risk`), smaller than the
+    frontier over R* by :math:`\frac{k}{d} - \frac{k}{d+k}`.  For B = 2, 3, 5, 10: 246, 678, 2059, 8536."""
+    B = _lemma5_B(B)
+    d = lemma5_dimension(B) if d is None else int(d)
+    k = B * B - 1.0
+    s = np.arange(1, d + 1, dtype=np.float64)
+    least = np.asarray(lemma5_sparse_risk(s, B)) - k / d
+    ok = least >= np.minimum(0.24, B * B / (8.0 * s))
+    bad = np.nonzero(~ok)[0]
+    return int(d if bad.size == 0 else bad[0])
 
 
 def lemma5_failure_accuracy(B, d=None):
