@@ -177,6 +177,17 @@ def test_theorem2_sigma_minimizes_the_decomposition_and_the_printed_21_is_half()
     assert zhu.theorem2_iterations(eps, **rest, as_printed=True) < T
 
 
+def test_theorem2_registry_statement_is_what_the_function_computes():
+    """The theorem index shows the registry's statement: it must be the corrected (12) that the function
+    evaluates, eps^2 (p-1)/(2 ||w_0||^2), not the printed 2 eps^2 (p-1)/||w_0||^2 (four times larger)."""
+    entry = next(e for e in registry.REGISTRY if e.key == "zhu.theorem2")
+    assert "eps^2 (p-1)/(2 ||w_0||_p^2)" in entry.statement and "corrected" in entry.statement
+    assert "printed" in entry.note
+    # eps = 0.4, m = 1000, delta = 0.1, ||w_0|| = 1, p = 2: (1/0.1)/(0.16/2 - 1/1000) against (1/0.1)/(0.32 - 1/1000)
+    assert zhu.theorem2_iterations(0.4, 1000, 0.1, 1.0, 2.0) == pytest.approx(10 / 0.079, rel=1e-12)
+    assert zhu.theorem2_iterations(0.4, 1000, 0.1, 1.0, 2.0, as_printed=True) == pytest.approx(10 / 0.319, rel=1e-12)
+
+
 def test_theorem2_iterations_fall_with_m():
     kw = dict(delta=0.1, w0_norm_p=2.0, p=2.0)
     ms = [2e3, 1e4, 1e5, 1e6]

@@ -254,9 +254,12 @@ def theorem2_error_bound(T, m, delta, sigma, w0_norm_p, p, c_opt=1.0, c_est=1.0)
     .. math::  l(\tilde w) - l(w_0) \le \frac{c_{opt}}{\sigma T\delta} + \frac{\sigma}{2(p-1)}\|w_0\|_p^2
                + \frac{c_{est}}{\sigma m},
 
-    where :math:`c_{opt}/(\sigma T\delta)` is Theorem 1's optimization error (:math:`c_{opt} = L^2 H_T/2`
-    makes it exact) and :math:`c_{est}/(\sigma m)` the estimation error of Sridharan et al. (2008) (the paper
-    keeps both inside :math:`\tilde O`)."""
+    where :math:`c_{opt}/(\sigma T\delta)` is Theorem 1's optimization error passed through the oracle
+    inequality of Sridharan et al. (2008), :math:`F_\sigma(w) - F_\sigma(w^\star) \le 2(\hat F_\sigma(w) -
+    \hat F_\sigma(\hat w)) + c_{est}/(\sigma m)`: its factor 2 doubles Theorem 1's :math:`L^2 H_T/(2\sigma T\delta)`,
+    so :math:`c_{opt} = L^2 H_T` makes the term exact, and the bound holds with probability at least
+    :math:`1 - 2\delta` (a union bound over Theorem 1's event and the sample's).  :math:`c_{est}/(\sigma m)` is the
+    estimation error (the paper keeps both constants inside :math:`\tilde O`)."""
     _pos(T=T, m=m, sigma=sigma, c_opt=c_opt, c_est=c_est)
     delta = _check_delta(delta)
     p = _check_p(p)
