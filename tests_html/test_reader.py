@@ -261,3 +261,78 @@ def test_launch_links(built_pages):
         if config["launch_buttons"].get("thebe") and "initThebeSBT()" not in html:
             missing.append(f"{page}: no Live Code (Thebe) button")
     assert not missing, "\n".join(missing)
+
+
+class _Article(HTMLParser):
+    """The visible text of a page's article and its content images (src, alt, inside a captioned figure)."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.text, self.images, self._stack, self._figures = [], [], [], []
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        cls = a.get("class") or ""
+        if tag == "article" and "bd-article" in cls:
+            self._stack.append("article")
+        elif tag in ("script", "style", "template", "noscript"):
+            self._stack.append("skip")
+        elif tag == "figure":
+            self._figures.append({"caption": ""})
+        if tag == "img" and "article" in self._stack:
+            self.images.append({"src": a.get("src", ""), "alt": a.get("alt") or "",
+                                "figure": self._figures[-1] if self._figures else None})
+        if tag == "figcaption" and self._figures:
+            self._stack.append("caption")
+
+    def handle_endtag(self, tag):
+        if tag == "figure" and self._figures:
+            self._figures.pop()
+        want = {"article": "article", "script": "skip", "style": "skip", "template": "skip", "noscript": "skip",
+                "figcaption": "caption"}.get(tag)
+        if want and want in self._stack:
+            k = len(self._stack) - 1 - self._stack[::-1].index(want)
+            del self._stack[k:]
+
+    def handle_data(self, data):
+        if "article" in self._stack and "skip" not in self._stack:
+            self.text.append(data)
+            if "caption" in self._stack and self._figures:
+                self._figures[-1]["caption"] += data
+
+
+def _article(page):
+    p = _Article()
+    p.feed((HTML / f"{page}.html").read_text(encoding="utf-8"))
+    return p
+
+
+#: what must never reach a page: a path of the build machine or of a cache, or raw exception text (the documented
+#: default cache directory, ~/.cache/l1lab, is not the machine's)
+_MACHINE_TEXT = re.compile(r"/work/|/home/|/tmp/|/root/|site-packages|(?<!~/)\.cache/|jupyter_cache|"
+                           r"Traceback \(most recent call last\)|\[Errno -?\d+\]|URLError|HTTPError|"
+                           r"ConnectionRefused|Max retries exceeded")
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_no_build_machine_text(page, built_pages):
+    """No page shows the build machine's paths, a cache path or raw exception text (where data are a stand-in,
+    a sentence of the page says so)."""
+    text = " ".join(_article(page).text)
+    found = sorted({m.group(0) for m in _MACHINE_TEXT.finditer(text)})
+    assert not found, f"{page}: {found}"
+
+
+_PATH_LIKE = re.compile(r"(^|/)[^ ]+\.(png|jpe?g|svg|gif)$|^\.\./|_images/", re.I)
+
+
+@pytest.mark.parametrize("page", [p for p in PAGES if p.startswith("chapters/")])
+def test_figures_have_captions_and_alt_text(page, built_pages):
+    """Every figure a lecture draws has a numbered caption and an alt text that says what it shows, not the
+    image's file path."""
+    images = [im for im in _article(page).images if "_images/" in im["src"]]
+    path_alt = [im["src"].rsplit("/", 1)[-1] for im in images if not im["alt"].strip() or _PATH_LIKE.search(im["alt"])]
+    uncaptioned = [im["src"].rsplit("/", 1)[-1] for im in images
+                   if im["figure"] is None or not re.match(r"\s*Fig\. \d+(\.\d+)*", im["figure"]["caption"])]
+    assert not path_alt, f"{page}: images whose alt text is empty or a file path: {path_alt[:5]}"
+    assert not uncaptioned, f"{page}: images without a numbered caption: {uncaptioned[:5]}"

@@ -1,0 +1,38 @@
+"""``jupyter-book build`` with Sphinx reading the pages on every core (``-j``), so that the notebooks execute in
+parallel: the Jupyter Book 1.x command line has no option for it, although its Sphinx call takes one.
+
+Usage, with the arguments of ``jupyter-book build``::
+
+    python _ext/build_book.py . -W --keep-going
+
+The number of processes is the number of cores, or ``BOOK_JOBS`` when set (``BOOK_JOBS=1``: the serial build).
+Sphinx reads in parallel only when more than five pages need reading; the execution cache (``_build/.jupyter_cache``)
+still skips every notebook whose code did not change.
+"""
+import os
+import sys
+
+import jupyter_book.sphinx
+import sphinx.builders
+from jupyter_book.cli.main import main
+
+_build_sphinx = jupyter_book.sphinx.build_sphinx
+
+
+def _build_sphinx_parallel(*args, **kwargs):
+    if not kwargs.get("jobs"):
+        kwargs["jobs"] = int(os.environ.get("BOOK_JOBS") or os.cpu_count() or 1)
+    return _build_sphinx(*args, **kwargs)
+
+
+def _one_page_per_task(arguments, nproc, maxbatch=10):
+    """Sphinx hands each process a batch of up to ten pages, in name order: one process then executes most of the
+    long notebooks while the other idles.  One page per task balances the load (a process per page is cheap next
+    to executing a notebook)."""
+    return [[a] for a in arguments]
+
+
+if __name__ == "__main__":
+    jupyter_book.sphinx.build_sphinx = _build_sphinx_parallel   # the command imports it when it runs
+    sphinx.builders.make_chunks = _one_page_per_task
+    sys.exit(main(["build", *sys.argv[1:]]))
