@@ -2,6 +2,7 @@
 answers, computed here independently of l1lab (closed forms, numpy only), and reject typical wrong ones with
 deterministic text.  (The older checkers check_soft_threshold, check_objective and check_lambda_max are tested in
 tests/test_exercises.py.)"""
+import checker_contract
 import numpy as np
 import pytest
 
@@ -59,22 +60,12 @@ WRONG = {
 
 @pytest.mark.parametrize("checker", list(RIGHT), ids=lambda c: c.__name__)
 def test_checkers_accept_independent_right_answers(checker, capsys):
-    assert checker(RIGHT[checker]) is None
-    out = capsys.readouterr().out.splitlines()
-    assert out[-1].endswith("checks passed") and all(line.startswith("✔") for line in out[:-1])
-    n = len(out) - 1
-    assert n >= 4 and out[-1].split(": ")[-1] == f"{n}/{n} checks passed"
+    checker_contract.assert_passes(checker, RIGHT[checker], capsys, min_checks=4)
 
 
 @pytest.mark.parametrize("checker", list(WRONG), ids=lambda c: c.__name__)
 def test_checkers_reject_wrong_answers_deterministically(checker, capsys):
-    with pytest.raises(E.ExerciseFailed, match="✘"):
-        checker(WRONG[checker])
-    first = capsys.readouterr().out
-    assert "✘" in first
-    with pytest.raises(E.ExerciseFailed):
-        checker(WRONG[checker])
-    assert capsys.readouterr().out == first
+    checker_contract.assert_fails_deterministically(checker, WRONG[checker], capsys)
 
 
 def test_rho_tight_logistic(capsys):
