@@ -24,3 +24,14 @@ def assert_fails_deterministically(checker, answer, capsys):
     with pytest.raises(E.ExerciseFailed):
         checker(answer)
     assert capsys.readouterr().out == first
+
+
+def assert_unfilled_answers_raise(checkers):
+    """An answer left as the student version's ``raise NotImplementedError`` is not graded as wrong: every checker
+    lets the NotImplementedError through (nbval then shows it as the cell's error)."""
+    def unfilled(*args):
+        raise NotImplementedError("your code here")
+
+    for checker in checkers:
+        with pytest.raises(NotImplementedError):
+            checker(unfilled)

@@ -78,10 +78,7 @@ def test_checkers_reject_wrong_answers_deterministically(checker, capsys):
 
 @pytest.mark.parametrize("checker", [c for c in RIGHT if callable(RIGHT[c])], ids=lambda c: c.__name__)
 def test_unfilled_answers_raise_not_implemented(checker):
-    def unfilled(*args):
-        raise NotImplementedError("your code here")
-    with pytest.raises(NotImplementedError):
-        checker(unfilled)
+    checker_contract.assert_unfilled_answers_raise([checker])
 
 
 def test_predictions_of_the_wrong_length_fail():
