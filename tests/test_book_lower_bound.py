@@ -6,6 +6,7 @@ import io
 import matplotlib
 
 matplotlib.use("Agg")
+import figure_checks  # noqa: E402
 import ipywidgets  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
@@ -156,3 +157,9 @@ def test_lecture_numbers_are_the_computed_values():
     excess = np.array([0.75 * v @ v + (1 - v.sum() / 2) ** 2 - 3 / 303 for v in draws])
     assert abs(excess.mean() - n["maurey-25"]) < 4 * excess.std() / np.sqrt(excess.size)
     assert n["frontier-25"] == pytest.approx(exact(25)) and n["maurey-25"] < 4 / 25
+
+
+def test_figures_fit_the_page_and_are_readable():
+    """Demo 1 and Demo 2 as the lecture draws them, at the page's width."""
+    figure_checks.assert_readable(W.frontier_figure(B=2, n_seeds=2))
+    figure_checks.assert_readable(W.steps_figure(B=2, eps=0.01, n_seeds=2))

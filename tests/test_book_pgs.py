@@ -11,6 +11,7 @@ import math
 import matplotlib
 
 matplotlib.use("Agg")
+import figure_checks  # noqa: E402
 import ipywidgets  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
@@ -25,17 +26,6 @@ from l1lab.theory import zhu2009 as zhu  # noqa: E402
 
 
 # ---------------------------------------------------------------------------------------------- helpers
-def _assert_readable(fig):
-    """The book's figures are read at the page's width: at most 8 inches wide, no visible text below 9 pt."""
-    import matplotlib.text
-
-    fig.canvas.draw()                     # the tick labels exist once drawn
-    assert fig.get_size_inches()[0] <= 8.0 + 1e-9
-    small = [(t.get_text(), t.get_fontsize()) for t in fig.findobj(matplotlib.text.Text)
-             if t.get_visible() and t.get_text().strip() and t.get_fontsize() < 9]
-    assert not small, f"text below 9 pt: {small[:5]}"
-
-
 def test_first_reach_interpolates_between_checkpoints():
     it = np.array([0, 10, 100, 1000])
     err = np.array([np.inf, 0.5, 0.2, 0.05])
@@ -73,7 +63,7 @@ def test_run_until_stops_and_is_the_beginning_of_the_full_run():
 def test_theorem2_figure():
     fig = W.theorem2_figure()
     assert isinstance(fig, Figure) and len(fig.axes) == 2
-    _assert_readable(fig)
+    figure_checks.assert_readable(fig)
     # the asymptotes drawn: below m0 = 2 c ||w0||^2/(eps^2 (p-1)) eps is out of reach, and T(m) -> 2 c/(delta eps^2)
     eps, delta = 0.4, 0.1
     m0 = 2 / eps ** 2
@@ -102,7 +92,7 @@ def test_inverse_dependency_on_the_gaussian_toy():
     assert np.all(np.diff(acc[ok]) > 0) and acc[-1] >= 0.5 * max(W.INVERSE_MS) * 10
     fig = W.inverse_figure(n_max=10, n_runs=5)
     assert len(fig.axes) == 4 and fig.axes[0].get_xscale() == "log"   # three panels and the legend's axes
-    _assert_readable(fig)
+    figure_checks.assert_readable(fig)
 
 
 def test_inverse_largest_settings_sweep_and_widget():
@@ -149,7 +139,7 @@ def test_text_figures_and_table2():
     data = W.text_data(n_seeds=1)
     fig = W.text_figure(n_seeds=1)
     assert len(fig.axes) == 4 and "synthetic stand-in for CCAT" in fig._suptitle.get_text()
-    _assert_readable(fig)
+    figure_checks.assert_readable(fig)
     for cfg in W.TEXT_CONFIGS:
         it = data.pgs_iterations[cfg]
         # every level up to 92 % is reached at every m, and a higher level takes longer
@@ -165,7 +155,7 @@ def test_text_figures_and_table2():
     assert np.all(fixed.best_iterations <= fixed.tuned_iterations)
     fig = W.fixed_sigma_figure(level=0.92, n_seeds=1)
     assert len(fig.axes) == 2 and "synthetic stand-in for CCAT" in fig._suptitle.get_text()
-    _assert_readable(fig)
+    figure_checks.assert_readable(fig)
     html = W.fixed_sigma_sweep(levels=(0.9, 0.92), n_seeds=1)
     assert "<script" in html
     rows = W.table2_data(n_seeds=1)
@@ -205,7 +195,7 @@ def test_k_figure_largest_k_and_widget():
     assert data.step_exact[-1] < 3 * data.step_running[-1]
     fig = W.k_figure(p=1.8, level=0.92, n_seeds=1)
     assert len(fig.axes) == 4
-    _assert_readable(fig)
+    figure_checks.assert_readable(fig)
     assert set(W.k_demo(n_seeds=1).controls) == {"p", "level", "n_seeds"}
     with pytest.raises(ValueError, match="p must"):
         W.k_data(p=1.5)
@@ -227,7 +217,7 @@ def test_bounds_hold_at_the_defaults():
     assert all(r > 1 for r in data.ratios())
     fig = W.bounds_figure()
     assert len(fig.axes) == 2
-    _assert_readable(fig)
+    figure_checks.assert_readable(fig)
 
 
 def test_bounds_largest_settings_sweep_and_widget():

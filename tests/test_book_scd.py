@@ -6,6 +6,7 @@ and running the largest settings here keeps them from silently growing.
 import matplotlib
 
 matplotlib.use("Agg")
+import figure_checks  # noqa: E402
 import ipywidgets  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
@@ -214,3 +215,10 @@ def test_wire_shows_each_update_as_one_png_and_messages_in_the_output(monkeypatc
     box.controls["a"].value = 1
     assert box.image.value == first and box.image.layout.display is None
     assert controls.figure_png(figure_fn(1))[:4] == b"\x89PNG"
+
+
+def test_figures_fit_the_page_and_are_readable():
+    """The lecture's figures at the page's width: the bound figure, and the comparison with its two panels
+    stacked (side by side they were 10 inches wide)."""
+    figure_checks.assert_readable(W.scd_bound_figure(d=10, m=40, n_seeds=2, T=500))
+    figure_checks.assert_readable(W.cd_comparison_figure(d=20, m=60, epochs=5, n_seeds=2))

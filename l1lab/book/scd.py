@@ -354,12 +354,13 @@ def cd_comparison_data(d=100, m=300, lam=1e-2, loss="logistic", epochs=50, densi
 
 
 def cd_comparison_figure(d=100, m=300, lam=1e-2, loss="logistic", epochs=50, density=1.0, n_seeds=5,
-                         data_seed=0, figsize=(10.0, 4.0), fig=None) -> Figure:
-    """Demo 2 as a Figure: P(w) - P* (log-log) and ||w||_0 against data accesses for SCD, cyclic CD and GCD.
-    ``fig``: a figure this function returned before, redrawn in place."""
+                         data_seed=0, figsize=(7.0, 7.4), fig=None) -> Figure:
+    """Demo 2 as a Figure: P(w) - P* (log-log, top) and ||w||_0 (bottom) against data accesses for SCD, cyclic CD
+    and GCD, stacked so that the figure fits the page's width.  ``fig``: a figure this function returned before,
+    redrawn in place."""
     data = cd_comparison_data(d, m, lam, loss, epochs, density, n_seeds, data_seed)
     prob = data.problem
-    fig, axes = figure_axes(fig, figsize, nrows=1, ncols=2)
+    fig, axes = figure_axes(fig, figsize, nrows=2, ncols=1)
     plot_objective_and_nnz(axes, data.results, data.p_star)
     axes[1].axhline(np.count_nonzero(data.w_star), color="k", ls="--", lw=1, label=r"$\|w^\star\|_0$")
     axes[0].legend(loc="lower left", fontsize=9)
