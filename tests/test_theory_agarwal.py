@@ -38,6 +38,8 @@ def test_radii_halve_in_square():
     R = [th.epoch_radius(i, 4.0) for i in range(1, 6)]
     np.testing.assert_allclose(np.square(R[1:]) / np.square(R[:-1]), 0.5)
     assert R[0] == 4.0
+    # after two epochs the radius is R_1/2, not the R_1/4 of the paper's footnote (R_3^2 = R_1^2/4)
+    assert R[2] == 2.0
     with pytest.raises(ValueError):
         th.epoch_radius(0, 1.0)
 
