@@ -258,3 +258,25 @@ def test_input_errors():
         zhu.corollary2_conjugate_gradient(np.ones(3), 1.5, -1.0)
     with pytest.raises(ValueError, match="lambda_norms_q"):
         zhu.lemma1_regret_bound([], 0.1)
+
+
+def test_section_vii_regularizers_as_printed_are_not_strongly_convex():
+    """Section VII's regularizer with a bias, (||w||_p^p + b^p)^(1/p)/(2(p-1)), is a norm: along a ray the
+    midpoint inequality of strong convexity fails; its square (the book's r of (w, b)) keeps it.  And |x| log|x|
+    is not convex: -1/e at +-1/e, 0 at the midpoint."""
+    p = 1.8
+    sigma = 1.0                                 # r = ||.||_p^2/(2(p-1)) is 1-strongly convex w.r.t. ||.||_p
+
+    def printed(v):
+        return np.sum(np.abs(v) ** p) ** (1 / p) / (2 * (p - 1))
+
+    def squared(v):
+        return np.sum(np.abs(v) ** p) ** (2 / p) / (2 * (p - 1))
+
+    a, b = np.array([1.0, 2.0, 0.5]), np.array([3.0, 6.0, 1.5])        # (w, b) and 3 (w, b): one ray
+    gap = lambda f: (f(a) + f(b)) / 2 - f((a + b) / 2)                  # noqa: E731
+    needed = sigma / 8 * np.sum(np.abs(a - b) ** p) ** (2 / p)
+    assert gap(printed) == pytest.approx(0.0, abs=1e-12) and gap(printed) < needed
+    assert gap(squared) >= needed * (1 - 1e-12)
+    ent = lambda x: abs(x) * math.log(abs(x)) if x else 0.0             # noqa: E731
+    assert ent(0.0) > (ent(1 / math.e) + ent(-1 / math.e)) / 2
