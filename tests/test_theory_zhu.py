@@ -280,3 +280,36 @@ def test_section_vii_regularizers_as_printed_are_not_strongly_convex():
     assert gap(squared) >= needed * (1 - 1e-12)
     ent = lambda x: abs(x) * math.log(abs(x)) if x else 0.0             # noqa: E731
     assert ent(0.0) > (ent(1 / math.e) + ent(-1 / math.e)) / 2
+
+
+@pytest.mark.parametrize("p", [1.5, 1.8, 2.0])
+def test_proposition1_the_subgradients_of_the_logistic_loss_are_bounded_in_the_dual_norm(p):
+    """Mini-batch sub-gradients of the logistic loss at random points: their q-norm (computed here with numpy) is
+    what proposition1_dual_norm returns, and at most L = max_i ||x_i||_q."""
+    rng = np.random.default_rng(4)
+    X, y, _ = make_classification(60, 9, 3, density=0.5, seed=11)
+    X = np.asarray(X.todense()) if hasattr(X, "todense") else np.asarray(X)
+    q = p / (p - 1)
+    L = np.max(np.sum(np.abs(X) ** q, axis=1) ** (1 / q))
+    assert zhu.loss_lipschitz_constant(X, "logistic", p) == pytest.approx(L, rel=1e-12)
+    for _ in range(20):
+        w = rng.normal(size=X.shape[1]) * 3
+        batch = rng.choice(X.shape[0], size=5, replace=False)
+        margins = y[batch] * (X[batch] @ w)
+        lam = (-(y[batch] / (1 + np.exp(margins)))[:, None] * X[batch]).mean(axis=0)
+        dual = np.sum(np.abs(lam) ** q) ** (1 / q)
+        assert zhu.proposition1_dual_norm(lam, p) == pytest.approx(dual, rel=1e-12)
+        assert dual <= L * (1 + 1e-12)
+
+
+@pytest.mark.parametrize("p,B", [(1.5, 0.5), (1.5, 5.0), (2.0, 0.5), (1.8, 2.0)])
+def test_lemma2_the_argmax_is_the_gradient_of_the_conjugate(p, B):
+    """Lemma 2 on the book's case: the numerical argmax of <w, theta> - ||w||_p^2/2 over the ball equals Theorem
+    3's closed form and a central finite difference of the conjugate (23)."""
+    theta = np.array([0.3, -1.2, 0.7, 0.05])
+    argmax = zhu.lemma2_conjugate_gradient(theta, p, B)
+    np.testing.assert_allclose(argmax, zhu.theorem3_conjugate_gradient(theta, p, B), atol=1e-6)
+    h = 1e-6
+    fd = np.array([(zhu.theorem3_conjugate(theta + h * e, p, B) - zhu.theorem3_conjugate(theta - h * e, p, B)) / (2 * h)
+                   for e in np.eye(theta.size)])
+    np.testing.assert_allclose(argmax, fd, atol=1e-6)

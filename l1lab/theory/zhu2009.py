@@ -326,6 +326,38 @@ def theorem2_runtime(eps, m, delta, w0_norm_p, p, d, n, k=1, c_opt=1.0, c_est=1.
 
 
 # ----------------------------------------------------------------------------------------------- Appendix
+def proposition1_dual_norm(subgradient, p):
+    r"""Proposition 1 of Zhu et al. (2009): if f is L-Lipschitz with respect to :math:`\|\cdot\|_p`, every
+    sub-gradient :math:`\lambda \in \partial f(w)` at an interior point has :math:`\|\lambda\|_q \le L`,
+    q = p/(p - 1).  Returns :math:`\|\lambda\|_q`, the side the proposition bounds (the other side, L for the
+    losses of Section IV, is :func:`loss_lipschitz_constant`)."""
+    p = _check_p(p)
+    return _qnorm(_vec(subgradient, "subgradient"), p / (p - 1.0))
+
+
+def lemma2_conjugate_gradient(theta, p, B):
+    r"""Lemma 2 of Zhu et al. (2009), eq. (22), for the book's case: for f closed and strongly convex on S,
+    :math:`f^*` is differentiable with :math:`\nabla f^*(\theta) = \arg\max_{w \in S}\ \langle w, \theta\rangle - f(w)`.
+    Computed here as that argmax, numerically (SLSQP, to about 1e-7), for :math:`f = \frac12\|w\|_p^2` on
+    S = {||w||_p <= B}: an independent route to the closed form :func:`theorem3_conjugate_gradient`.  Meant for
+    small dimensions (it checks the lemma; PGS uses the closed form)."""
+    from scipy.optimize import minimize
+
+    p = _check_p(p)
+    _pos(B=B)
+    theta = _vec(theta)
+
+    def neg(w):
+        return 0.5 * _qnorm(w, p) ** 2 - theta @ w
+
+    start = np.clip(theta, -B / max(1, theta.size), B / max(1, theta.size))
+    res = minimize(neg, start, method="SLSQP", options={"ftol": 1e-14, "maxiter": 1000},
+                   constraints=[{"type": "ineq", "fun": lambda w: B - _qnorm(w, p)}])
+    if not res.success:
+        raise RuntimeError(f"the argmax of Lemma 2 did not converge: {res.message}")
+    return res.x
+
+
 def theorem3_conjugate(theta, p, B):
     r"""Theorem 3 of Zhu et al. (2009), eq. (23): for :math:`f(w) = \frac12\|w\|_p^2` on S = {||w||_p <= B},
 
