@@ -99,7 +99,7 @@ def link(w, p):
 
 
 def link_inverse(theta, p):
-    r"""The inverse p-norm link, eq. (12) of Shalev-Shwartz & Tewari (2011):
+    r"""The inverse p-norm link, Eq. (12) of Shalev-Shwartz & Tewari (2011):
     :math:`f^{-1}_j(\theta) = \mathrm{sign}(\theta_j)|\theta_j|^{p-1}/\|\theta\|_p^{p-2}`, the gradient of
     :math:`\tfrac12\|\theta\|_p^2`."""
     theta, p = _check(theta, p, "theta")

@@ -219,3 +219,48 @@ def test_runs_for_confidence_at_the_powers_of_two():
         assert sst.scd_runs_for_confidence(np.nextafter(delta, 0.0)) == r + 1
         if r > 1:
             assert sst.scd_runs_for_confidence(np.nextafter(delta, 1.0)) == r
+
+
+def test_eq7_beta_bounds_the_second_derivative():
+    """beta = 1 for (a - y)^2/2 and 1/4 for log(1 + exp(-ya)): the largest L'' over a grid of margins, computed
+    here from the closed forms."""
+    a = np.linspace(-30, 30, 600_001)
+    logistic_second = np.exp(-np.abs(a)) / (1 + np.exp(-np.abs(a))) ** 2       # L'' = e^a/(1 + e^a)^2, even
+    assert sst.loss_curvature_bound("logistic") == pytest.approx(logistic_second.max(), rel=1e-12) == 0.25
+    assert sst.loss_curvature_bound("squared") == 1.0
+    assert sst.loss_curvature_bound("hinge") == math.inf
+
+
+def test_eq10_coordinate_step_minimizes_the_model():
+    """The closed form of (10) against a numerical minimization of eta g + beta/2 eta^2 + lam |w + eta|."""
+    from scipy.optimize import minimize_scalar
+
+    rng = np.random.default_rng(3)
+    for _ in range(200):
+        w, g = rng.normal(size=2) * rng.choice([0.01, 1.0, 10.0], size=2)
+        beta, lam = rng.choice([0.25, 1.0, 3.0]), rng.choice([0.0, 1e-3, 0.1, 2.0])
+        model = lambda e: e * g + beta / 2 * e * e + lam * abs(w + e)           # noqa: E731
+        eta = sst.coordinate_step(w, g, beta, lam)
+        num = minimize_scalar(model, bounds=(-abs(w) - abs(g) / beta - 1, abs(w) + abs(g) / beta + 1),
+                              method="bounded", options={"xatol": 1e-12})
+        assert model(eta) <= num.fun + 1e-10
+    assert sst.coordinate_step(0.3, 0.5, 1.0, 1.0) == -0.3        # the threshold stops at zero, never crosses it
+    with pytest.raises(ValueError):
+        sst.coordinate_step(0.0, 1.0, math.inf, 0.1)
+
+
+@pytest.mark.parametrize("p", [2.0, 3.0, 2 * math.log(1000)])
+def test_eq12_link_inverse_inverts_the_link_and_is_a_gradient(p):
+    """f^{-1}(theta) of (12) is the gradient of ||theta||_p^2/2 (central differences) and f(f^{-1}(theta)) = theta
+    with f_j(w) = sign(w_j)|w_j|^{q-1}/||w||_q^{q-2}, written here with numpy."""
+    from l1lab.links import link_inverse
+
+    theta = np.random.default_rng(1).normal(size=7)
+    w = link_inverse(theta, p)
+    q = p / (p - 1)
+    f = np.sign(w) * np.abs(w) ** (q - 1) / np.sum(np.abs(w) ** q) ** ((q - 2) / q)
+    np.testing.assert_allclose(f, theta, rtol=1e-9)
+    half_sq = lambda t: 0.5 * np.sum(np.abs(t) ** p) ** (2 / p)                # noqa: E731
+    h = 1e-6
+    fd = np.array([(half_sq(theta + h * e) - half_sq(theta - h * e)) / (2 * h) for e in np.eye(7)])
+    np.testing.assert_allclose(w, fd, rtol=1e-6, atol=1e-9)

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
+from .. import links
 from . import agarwal2012 as anw
 from . import duchi2008 as dssc
 from . import kakade_foster_evendar as kfe
@@ -50,6 +51,14 @@ REGISTRY: list[TheoremEntry] = [
     TheoremEntry("sst.theorem2.runs", SST, "Theorem 2 (repetitions)",
                  r"best of ceil(log2(1/delta)) runs meets the bound with probability >= 1 - delta",
                  sst.scd_runs_for_confidence, "chapters/scd", label="scd-thm-high-probability"),
+    TheoremEntry("sst.eq7", SST, "Eq. (7)", r"L''(a, y) <= beta: beta = 1 (squared), 1/4 (logistic)",
+                 sst.loss_curvature_bound, "chapters/scd", label="scd-lem-coordinate-smooth"),
+    TheoremEntry("sst.eq10", SST, "Eq. (10)",
+                 r"eta_j = argmin_eta eta g_j + beta/2 eta^2 + lam |w_j + eta| = s_{lam/beta}(w_j - g_j/beta) - w_j",
+                 sst.coordinate_step, "chapters/scd", label="scd-alg-scd"),
+    TheoremEntry("sst.eq12", SST, "Eq. (12)",
+                 r"f^{-1}_j(theta) = sign(theta_j) |theta_j|^{p-1} / ||theta||_p^{p-2}, the inverse of the p-norm link",
+                 links.link_inverse, "chapters/smidas", label="smidas-sec-link"),
     TheoremEntry("sst.eq8", SST, "Eq. (8)", r"s = #{(i,j): x_ij != 0}/(md)", sst.average_nonzeros,
                  "chapters/scd", label="scd-sec-runtime"),
     TheoremEntry("sst.eq2", SST, "Bound (2)", r"SCD runtime m d beta ||w*||_2^2 / eps", sst.scd_runtime_bound,

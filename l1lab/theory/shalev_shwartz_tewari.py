@@ -354,6 +354,28 @@ def mean_squared_row_norm(problem):
     return float(sq) / problem.m
 
 
+def loss_curvature_bound(loss):
+    r"""Eq. (7) of Shalev-Shwartz & Tewari (2011): the bound :math:`L''(a, y) \le \beta` for every a, the
+    curvature that sets SCD's step 1/beta: 1 for the squared loss (a - y)^2/2, 1/4 for the logistic loss (its
+    second derivative peaks at a = 0), math.inf for the hinge loss (not differentiable; SCD does not apply)."""
+    from ..losses import get_loss
+
+    return get_loss(loss).beta
+
+
+def coordinate_step(w_j, g_j, beta, lam):
+    r"""Eq. (10) of Shalev-Shwartz & Tewari (2011): SCD's step on coordinate j,
+    :math:`\eta_j = \arg\min_\eta\ \eta g_j + \frac\beta2\eta^2 + \lambda|w_j + \eta|`, in closed form
+    :math:`\eta_j = s_{\lambda/\beta}(w_j - g_j/\beta) - w_j` with the soft threshold
+    :math:`s_\tau(x) = \operatorname{sign}(x)\max\{|x| - \tau, 0\}` (the minimizer of the quadratic upper bound
+    of the objective along coordinate j)."""
+    _pos("beta", beta)
+    if not (math.isfinite(float(beta)) and lam >= 0 and math.isfinite(float(lam))):
+        raise ValueError(f"beta must be finite and lam finite and >= 0, got beta = {beta}, lam = {lam}")
+    x = w_j - g_j / beta
+    return float(np.sign(x) * max(abs(x) - lam / beta, 0.0) - w_j)
+
+
 def loss_condition_13(loss):
     r"""Condition (13) of Shalev-Shwartz & Tewari (2011), :math:`|L'(a, y)| \le \rho`: the constant for the
     loss as l1lab defines it (1 for the logistic and hinge losses; math.inf for the squared loss, whose
