@@ -94,6 +94,23 @@ def compare(report, what, expected, call):
 
 
 
+def compare_count(report, what, expected, call, unit):
+    """Run ``call()`` and check that it returns the whole number ``expected`` of ``unit`` (an int, or a float
+    with no fractional part)."""
+    try:
+        got = call()
+    except NotImplementedError:
+        raise
+    except Exception as err:  # a student's bug: report it as a failed check, with its type and message
+        report.fail(what, f"raised {type(err).__name__}: {err}")
+        return
+    if not isinstance(got, (int, np.integer)) and not (isinstance(got, float) and got.is_integer()):
+        report.fail(what, f"expected a whole number of {unit}, got {got!r}")
+    elif int(got) != expected:
+        report.fail(what, f"expected {expected}, got {int(got)}")
+    else:
+        report.ok(what)
+
 
 def small_problems():
     """A squared-loss and a logistic-loss problem, small and fixed (the checkers' fixed inputs)."""
