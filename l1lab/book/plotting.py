@@ -62,13 +62,18 @@ def _floor_line(ax, floor, n_clipped, color="0.45"):
 def log_axes(ax):
     """Log-log axes with minor ticks at 2 and 5 only: every tick is several artists, laid out and drawn at each
     redraw of a live figure, and the full set of minor ticks doubled the time to draw one."""
-    from matplotlib.ticker import LogLocator, NullFormatter
-
     ax.set_xscale("log")
     ax.set_yscale("log")
     for axis in (ax.xaxis, ax.yaxis):
-        axis.set_minor_locator(LogLocator(base=10.0, subs=(2.0, 5.0)))
-        axis.set_minor_formatter(NullFormatter())
+        _few_minor_ticks(axis)
+
+
+def _few_minor_ticks(axis):
+    """Minor ticks of a log axis at 2 and 5 times the powers of ten only, unlabelled."""
+    from matplotlib.ticker import LogLocator, NullFormatter
+
+    axis.set_minor_locator(LogLocator(base=10.0, subs=(2.0, 5.0)))
+    axis.set_minor_formatter(NullFormatter())
 
 
 def plot_gap_vs_bound(ax, runs, p_star, bound, label="SCD", bound_label="bound", color="C0",
@@ -113,8 +118,7 @@ def plot_gap_vs_bound(ax, runs, p_star, bound, label="SCD", bound_label="bound",
     (out["bound"],) = ax.plot(x, b[keep], color=bound_color, ls="--", lw=1.5, label=bound_label)
     if n_clipped:
         out["floor"] = _floor_line(ax, floor, n_clipped)
-    ax.set_xscale("log")
-    ax.set_yscale("log")
+    log_axes(ax)
     ax.set_xlabel("iterations $T$")
     ax.set_ylabel(r"$P(w_T) - P^\star$")
     ax.grid(True, which="major", alpha=0.3)
@@ -176,12 +180,18 @@ def plot_objective_and_nnz(axes, results_by_name: Mapping, p_star, x="data_acces
     xlabel = "data accesses (entries of $X$ read)" if x == "data_accesses" else "iterations"
     for ax in axes:
         ax.set_xscale("log")
+        _few_minor_ticks(ax.xaxis)
         ax.set_xlabel(xlabel)
         ax.grid(True, which="major", alpha=0.3)
+    lims = ax_gap.dataLim
+    if np.isfinite(lims.y0) and lims.y0 > 0 and lims.y1 <= lims.y0 * (1 + 1e-9):
+        ax_gap.set_ylim(lims.y0 / 10, lims.y0 * 10)   # every gap on the floor: one decade around it
     ax_gap.set_yscale("log")
+    _few_minor_ticks(ax_gap.yaxis)
     ax_gap.set_ylabel(r"$P(w) - P^\star$")
     ax_nnz.set_ylabel(r"$\|w\|_0$ (nonzeros)")
-    ax_nnz.set_ylim(bottom=0)
+    # all-zero iterates (lambda >= lambda_max) would make the axis a single point
+    ax_nnz.set_ylim(bottom=0, top=max(ax_nnz.get_ylim()[1], 1.0))
     return out
 
 

@@ -1,0 +1,142 @@
+"""l1lab.book.static: a live demo precomputed over a grid of its controls, for the HTML book without a kernel.
+
+A toy demo wired as the chapters wire theirs (:func:`l1lab.book.controls.wire`) has one control of every kind the
+book uses.  The checks: the controls are the live widget's (labels, defaults, kinds); every position of a cheap
+control is offered and the grid is the product of the offered values; a costly control must be listed, with
+values on the widget's positions and its start among them; each frame is what the widget's figure function draws
+for that setting, with its content hash and an alternative text; the HTML is self-contained.
+"""
+import hashlib
+import json
+import re
+
+import matplotlib
+
+matplotlib.use("Agg")
+import ipywidgets as widgets  # noqa: E402
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+
+from l1lab.book import static  # noqa: E402
+from l1lab.book.controls import wire  # noqa: E402
+from l1lab.book.live import figure_axes  # noqa: E402
+
+
+def _figure(a=1.0, kind="line", n=3, show=True, level=0.5, fig=None):
+    if kind == "message":
+        return f"nothing to draw for a = {a}"
+    fig, ax = figure_axes(fig, (3.0, 2.0))
+    x = np.arange(1, n + 2)
+    ax.plot(x, a * x ** level, label="measured")
+    if show:
+        ax.axhline(a, color="k", ls="--", label="bound")
+    ax.set_title(f"a = {a:g}: $\\|w^\\star\\|_0$ = {n}")
+    ax.legend(loc="upper left", fontsize=7)
+    return fig
+
+
+def _demo(a=1.0, n=3, many=False):
+    controls = dict(
+        a=widgets.FloatLogSlider(value=a, base=10, min=-1, max=1, step=0.5, description="scale",
+                                 readout_format=".2g"),
+        kind=widgets.Dropdown(options=[("a line", "line"), ("a message", "message")], value="line",
+                              description="what"),
+        n=widgets.IntSlider(value=n, min=1, max=20 if many else 4, description="n"),
+        show=widgets.Checkbox(value=True, description="bound"),
+        level=widgets.SelectionSlider(options=[0.25, 0.5, 1.0], value=0.5, description="exponent"),
+    )
+    return wire(controls, _figure, [list(controls)])
+
+
+def test_controls_are_read_from_the_live_widget():
+    specs = static.plan(_demo(), {"a": (0.1, 1.0)})
+    by = {s.name: s for s in specs}
+    assert [s.name for s in specs] == ["a", "kind", "n", "show", "level"]
+    assert (by["a"].kind, by["a"].label, by["a"].labels, by["a"].default) == ("range", "scale", ("0.1", "1"), 1)
+    assert by["a"].options == 5                                  # 10^-1 ... 10^1 in half decades
+    assert (by["kind"].kind, by["kind"].labels, by["kind"].values) == ("select", ("a line", "a message"),
+                                                                       ("line", "message"))
+    assert by["n"].values == (1, 2, 3, 4) and by["n"].default == 2 and by["n"].kind == "range"
+    assert by["show"].kind == "checkbox" and by["show"].values == (False, True) and by["show"].default == 1
+    assert by["level"].values == (0.25, 0.5, 1.0) and by["level"].default == 1
+    for s in specs:                                  # every cheap control offers every position of the widget
+        if s.name != "a":
+            assert len(s.values) == s.options
+
+
+def test_grid_errors_name_the_control_and_the_fix():
+    with pytest.raises(ValueError, match="n has 20 positions: list the representative values"):
+        static.plan(_demo(many=True), {"a": (1.0,)})
+    with pytest.raises(ValueError, match=r"a=0\.2 is not a position of the live widget"):
+        static.plan(_demo(), {"a": (0.2, 1.0)})
+    with pytest.raises(ValueError, match="the live widget starts at 1.0, which grid= does not offer"):
+        static.plan(_demo(), {"a": (0.1, 10.0)})
+    with pytest.raises(ValueError, match="does not have"):
+        static.plan(_demo(), {"b": (1,)})
+    with pytest.raises(ValueError, match="more than max_frames=10"):
+        static.plan(_demo(), {"a": (0.1, 1.0)}, max_frames=10)
+    with pytest.raises(TypeError, match="box of a live demo"):
+        static.plan(widgets.VBox([]), {})
+    with pytest.raises(ValueError, match="name must be"):
+        static.static_player(_demo(), {"a": (1.0,)}, name="a player")
+
+
+def test_a_start_off_the_slider_steps_is_a_position():
+    specs = static.plan(_demo(a=0.2), {"a": (0.1, 0.2, 1.0)})
+    assert specs[0].values == (0.1, 0.2, 1.0) and specs[0].default == 1 and specs[0].options == 6
+
+
+def test_every_frame_is_the_live_figure_for_its_setting():
+    demo = _demo()
+    grid = {"a": (0.1, 1.0), "n": (2, 3), "level": (0.5, 1.0)}
+    player = static.static_player(demo, grid, name="toy", caption="A toy.")
+    assert player.n_frames == 2 * 2 * 2 * 2 * 2
+    assert set(player.frames) == {k for k in np.ndindex(2, 2, 2, 2, 2)}
+    # each frame: the widget's own figure function, moved to that setting (moving back redraws byte for byte)
+    for key, frame in player.frames.items():
+        setting = {c.name: c.values[i] for c, i in zip(player.controls, key)}
+        again = demo.live.render(**setting)
+        if setting["kind"] == "message":
+            assert frame["png"] is None and frame["html"] == f"nothing to draw for a = {setting['a']}"
+            continue
+        assert frame["png"] == static.encode_frame(again)
+        assert frame["sha"] == hashlib.sha256(frame["png"]).hexdigest()
+        assert frame["alt"].startswith(f"Setting: scale = {'0.1' if setting['a'] == 0.1 else '1'}, what = a line")
+        assert f"‖w^*‖_0 = {setting['n']}" in frame["alt"]            # the title's number, as plain text
+    pngs = [f["sha"] for f in player.frames.values() if f["png"] is not None]
+    assert len(set(pngs)) == len(pngs)                               # every control changes the drawing
+    assert player.key(a=0.1, show=False) == (0, 0, 1, 0, 0)
+    with pytest.raises(ValueError, match="not offered"):
+        player.key(a=10.0)
+
+
+def test_the_html_is_self_contained_and_starts_at_the_live_start():
+    player = static.static_player(_demo(), {"a": (0.1, 1.0), "n": (3,)}, name="toy")
+    page = player.html()
+    blob = re.search(r'<script type="application/json" class="l1lab-player-data">(.*?)</script>', page, re.S).group(1)
+    manifest = json.loads(blob)
+    assert [c["name"] for c in manifest["controls"]] == ["a", "kind", "n", "show", "level"]
+    assert len(manifest["frames"]) == player.n_frames
+    start = "-".join(str(c["default"]) for c in manifest["controls"])
+    assert manifest["frames"][start]["src"] in page.split(blob)[1]   # the first image is the live start
+    assert "http://" not in page and "https://" not in page         # no external script, style or font
+    assert page.count('type="range"') == 3 and page.count("<select") == 1 and page.count('type="checkbox"') == 1
+    assert 'disabled title="one value here' in page                  # n: one value offered
+    assert "Precomputed: every position of the other controls; representative values of scale, n" in page
+
+
+def test_a_range_slider_offers_the_listed_ranges():
+    controls = dict(s=widgets.IntRangeSlider(value=(2, 5), min=1, max=10, description="s"))
+    demo = wire(controls, lambda s, fig=None: _figure(a=float(s[1] - s[0]), fig=fig), [["s"]])
+    with pytest.raises(ValueError, match="range slider"):
+        static.plan(demo, {})
+    with pytest.raises(ValueError, match="not within"):
+        static.plan(demo, {"s": [(2, 5), (0, 3)]})
+    (spec,) = static.plan(demo, {"s": [(1, 10), (2, 5)]})
+    assert spec.kind == "select" and spec.labels == ("1–10", "2–5") and spec.default == 1
+
+
+def test_frame_text_reads_the_titles_as_plain_text():
+    fig = _figure(a=2.0, n=7)
+    fig.suptitle(r"$\lambda = 0.1$, $\eta \le 2$")
+    assert static.frame_text(fig) == "λ = 0.1, η ≤ 2; a = 2: ‖w^*‖_0 = 7"
