@@ -14,6 +14,7 @@ from matplotlib.figure import Figure  # noqa: E402
 
 from l1lab.book import controls  # noqa: E402
 from l1lab.book import scd as W  # noqa: E402
+from l1lab.book.static import encode_frame, plan, static_player  # noqa: E402
 from l1lab.experiments import SeedRuns  # noqa: E402
 
 
@@ -65,11 +66,31 @@ def test_scd_bound_demo_widget():
         W.scd_bound_demo(d=10_000)
 
 
-def test_scd_bound_sweep_html():
-    html = W.scd_bound_sweep("lam", [1e-2, 1e-1], d=10, m=50, n_seeds=2, T=1000, dpi=30)
-    assert "<script" in html and html.count("data:image/png;base64") == 2
-    with pytest.raises(ValueError):
-        W.scd_bound_sweep("beta", [1.0])
+@pytest.mark.parametrize("demo,static", [("scd_bound_demo", "SCD_BOUND_STATIC"),
+                                          ("cd_comparison_demo", "CD_COMPARISON_STATIC")])
+def test_static_grids_fit_the_live_widgets(demo, static):
+    """The chapter's players: every listed value is a position of the live widget, its start is offered, the cheap
+    controls offer all their positions, and the grid stays within the frame budget."""
+    box = getattr(W, demo)(ahead=False)
+    specs = plan(box, getattr(W, static)["grid"])
+    for spec in specs:
+        assert spec.values[spec.default] == box.controls[spec.name].value
+        if spec.name not in getattr(W, static)["grid"]:
+            assert len(spec.values) == spec.options
+    assert 10 <= np.prod([len(s.values) for s in specs]) <= 60
+
+
+def test_scd_bound_player_draws_the_live_figures():
+    """A small grid of demo 1: each frame is the PNG the live widget draws for that setting (palette-encoded)."""
+    grid = dict(d=(10,), m=(50,), lam=(3e-2, 3e-4 * 10 ** 2.5), n_seeds=(2,), T=(1_000,))
+    small = dict(d=10, m=50, n_seeds=2, T=1_000)
+    player = static_player(W.scd_bound_demo(ahead=False, **small), grid, name="t")
+    assert player.n_frames == 4 and len({f["sha"] for f in player.frames.values()}) == 4
+    box = W.scd_bound_demo(ahead=False, **small)
+    setting = dict(d=10, m=50, lam=3e-4 * 10 ** 2.5, loss="squared", n_seeds=2, T=1_000)
+    frame = player.frames[player.key(lam=setting["lam"], loss="squared")]
+    assert frame["png"] == encode_frame(box.live.render(**setting))
+    assert "squared loss" in frame["alt"] and "λ = 9.5e-02" in frame["alt"]
 
 
 def test_cd_comparison_figure_defaults():

@@ -9,7 +9,10 @@ Each demo of the book has three layers, so the HTML book (no kernel) and the liv
 * the *widget* (:func:`scd_bound_demo`, :func:`cd_comparison_demo`): sliders and dropdowns wired to the figure
   function with ``continuous_update=False`` by :func:`l1lab.book.controls.wire`, which keeps one figure per widget
   and redraws it in place (the figure functions take ``fig=`` and get their axes from
-  :func:`l1lab.book.live.figure_axes`).
+  :func:`l1lab.book.live.figure_axes`);
+* the *static player* (:func:`scd_bound_player`, :func:`cd_comparison_player`): the same widget precomputed over
+  the grid :data:`SCD_BOUND_STATIC` or :data:`CD_COMPARISON_STATIC` by :func:`l1lab.book.static.static_player`,
+  which works in the HTML book without a kernel.
 
 A slider move answers in a median of at most 0.3 s on a 2-core machine (``benchmarks/bench_widgets.py``
 measures it): the drawing is cut by the in-place redraw (:mod:`l1lab.book.live`), and the computing by caching
@@ -38,13 +41,14 @@ from ..solvers import cyclic_cd, gcd, reference_solution, scd
 from ..theory import shalev_shwartz_tewari as sst
 from .controls import check_choice, check_range, int_slider, log_slider, wire
 from .live import figure_axes
-from .plotting import plot_gap_vs_bound, plot_objective_and_nnz, scrubbable_sweep
+from .plotting import plot_gap_vs_bound, plot_objective_and_nnz
+from .static import static_player
 
 __all__ = [
-    "CD_COMPARISON_DEFAULTS", "CD_COMPARISON_LIMITS", "CD_COMPARISON_LIVE", "SCD_BOUND_DEFAULTS",
-    "SCD_BOUND_LIMITS", "SCD_BOUND_LIVE",
-    "cd_comparison_data", "cd_comparison_demo", "cd_comparison_figure", "draw_scd_bound", "make_problem",
-    "scd_bound_data", "scd_bound_demo", "scd_bound_figure", "scd_bound_sweep",
+    "CD_COMPARISON_DEFAULTS", "CD_COMPARISON_LIMITS", "CD_COMPARISON_LIVE", "CD_COMPARISON_STATIC",
+    "SCD_BOUND_DEFAULTS", "SCD_BOUND_LIMITS", "SCD_BOUND_LIVE", "SCD_BOUND_STATIC",
+    "cd_comparison_data", "cd_comparison_demo", "cd_comparison_figure", "cd_comparison_player", "draw_scd_bound",
+    "make_problem", "scd_bound_data", "scd_bound_demo", "scd_bound_figure", "scd_bound_player",
 ]
 
 LOSSES = ("logistic", "squared")
@@ -66,6 +70,16 @@ CD_COMPARISON_LIMITS = dict(d=(20, 200, 10), m=(50, 500, 50), lam=(3e-4, 1e-1), 
                             density=(1.0, 0.3, 0.1), n_seeds=(1, 10, 1))
 #: the live widget of demo 2 starts with 3 SCD seeds instead of the static figure's 5 (for the same reason)
 CD_COMPARISON_LIVE = dict(CD_COMPARISON_DEFAULTS, n_seeds=3)
+
+#: the static player of demo 1: every position of the loss and T, λ a decade apart (the slider's positions from
+#: 3e-4 to 9.5e-2); d, m and the seeds at the live widget's start (each other value is a new problem or new runs
+#: for every frame)
+SCD_BOUND_STATIC = dict(grid=dict(d=(50,), m=(200,), lam=(3e-4, 3e-3, 3e-2, 3e-4 * 10 ** 2.5), n_seeds=(5,)),
+                        name="scd-bound")
+#: the static player of demo 2: every loss and density, λ a decade apart; the size, the budget and the seeds at
+#: the live widget's start
+CD_COMPARISON_STATIC = dict(grid=dict(d=(100,), m=(300,), lam=(3e-4 * 10 ** 0.5, 1e-2, 3e-4 * 10 ** 2.5), epochs=(50,),
+                                      n_seeds=(3,)), name="cd-comparison")
 
 
 def make_problem(d, m, lam, loss="logistic", density=1.0, data_seed=0):
@@ -246,26 +260,6 @@ def scd_bound_figure(d=50, m=200, lam=3e-2, loss="logistic", n_seeds=10, T=10_00
     return fig
 
 
-def scd_bound_sweep(param, values, dpi=80, **fixed) -> str:
-    """Demo 1 swept over one parameter (``'lam'``, ``'d'``, ``'m'`` or ``'T'``) as a scrubbable HTML player
-    (:func:`l1lab.book.plotting.scrubbable_sweep`), with y-limits shared by all frames so they can be compared."""
-    if param not in ("lam", "d", "m", "T"):
-        raise ValueError(f"param must be one of 'lam', 'd', 'm', 'T', got {param!r}")
-    args = dict(SCD_BOUND_DEFAULTS, **fixed)
-    datas = [scd_bound_data(**dict(args, **{param: v})) for v in values]
-    lows, highs = [], []
-    for dt in datas:
-        g = dt.runs.gap(dt.p_star)[:, dt.runs.iteration > 0]
-        lows.append(max(g.min(), 1e-12 * max(1.0, abs(dt.p_star))))
-        highs.append(max(g.max(), dt.bound[dt.runs.iteration > 0].max()))
-    ylim = (0.5 * min(lows), 2.0 * max(highs))
-
-    def frame(fig, dt):
-        draw_scd_bound(fig.add_subplot(), dt, ylim=ylim)
-
-    return scrubbable_sweep(frame, datas, figsize=(7.0, 4.4), dpi=dpi, name=f"scd_bound_{param}")
-
-
 def scd_bound_demo(ahead=True, **defaults):
     """Live demo 1: sliders for d, m, λ (log scale), the loss, the number of seeds and T, redrawing
     :func:`scd_bound_figure`, starting from :data:`SCD_BOUND_LIVE` (5 seeds, T = 5,000).
@@ -298,6 +292,12 @@ def scd_bound_demo(ahead=True, **defaults):
                 scd_bound_data(**dict(start, **{name: value}))
 
     return wire(controls, scd_bound_figure, [["d", "m", "lam"], ["loss", "n_seeds", "T"]])
+
+
+def scd_bound_player(**static):
+    """Demo 1 for the HTML book: the live widget (:func:`scd_bound_demo`) precomputed over
+    :data:`SCD_BOUND_STATIC` (``static`` overrides its entries) by :func:`l1lab.book.static.static_player`."""
+    return static_player(scd_bound_demo(ahead=False), **dict(SCD_BOUND_STATIC, **static))
 
 
 # ---------------------------------------------------------------------------------------------- demo 2
@@ -404,3 +404,8 @@ def cd_comparison_demo(ahead=True, **defaults):
                 cd_comparison_data(**dict(start, **{name: value}))
 
     return wire(controls, cd_comparison_figure, [["d", "m", "lam", "loss"], ["density", "epochs", "n_seeds"]])
+
+
+def cd_comparison_player(**static):
+    """Demo 2 for the HTML book: :func:`cd_comparison_demo` precomputed over :data:`CD_COMPARISON_STATIC`."""
+    return static_player(cd_comparison_demo(ahead=False), **dict(CD_COMPARISON_STATIC, **static))
