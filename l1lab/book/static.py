@@ -163,8 +163,8 @@ def control_spec(name, ctrl, offered=None) -> ControlSpec:
 
 _MATH = [(r"\|", "‖"), (r"\star", "*"), (r"\lambda", "λ"), (r"\eta", "η"), (r"\sigma", "σ"), (r"\theta", "θ"),
          (r"\Psi", "Ψ"), (r"\varepsilon", "ε"), (r"\epsilon", "ε"), (r"\delta", "δ"), (r"\beta", "β"),
-         (r"\max", "max"), (r"\min", "min"), (r"\log", "log"), (r"\le", "≤"), (r"\ge", "≥"), (r"\cdot", "·"),
-         (r"\,", " "), (r"\;", " "), (r"\ ", " ")]
+         (r"\ell", "ℓ"), (r"\max", "max"), (r"\min", "min"), (r"\log", "log"), (r"\left", ""), (r"\right", ""),
+         (r"\le", "≤"), (r"\ge", "≥"), (r"\cdot", "·"), (r"\,", " "), (r"\;", " "), (r"\ ", " ")]
 
 
 def frame_text(fig) -> str:
