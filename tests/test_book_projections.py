@@ -4,6 +4,9 @@ settings, and out-of-range settings fail with a message.
 Nothing here asserts a timing.  The largest setting of the timing demo (n = 10^7) measures for a few seconds and
 is marked ``slow``.
 """
+import math
+from functools import partial
+
 import matplotlib
 
 matplotlib.use("Agg")
@@ -14,6 +17,7 @@ from matplotlib.figure import Figure  # noqa: E402
 
 from l1lab.book import live  # noqa: E402
 from l1lab.book import projections as W  # noqa: E402
+from l1lab.book.static import plan  # noqa: E402
 from l1lab.projections import l1_ball_threshold, project_l1_ball  # noqa: E402
 from l1lab.projections import sparse as sp_mod  # noqa: E402
 from l1lab.solvers import exponentiated_gradient, projected_gradient  # noqa: E402
@@ -97,15 +101,11 @@ def test_geometry_redraws_in_place(first, second):
     assert ax3.M is None
 
 
-def test_geometry_errors_sweep_and_widget():
+def test_geometry_errors_and_widget():
     with pytest.raises(ValueError, match="range"):
         W.geometry_figure(z=3.0)
     with pytest.raises(ValueError, match="range"):
         W.geometry_figure(v1=5.0)
-    with pytest.raises(ValueError, match="range"):
-        W.geometry_sweep(zs=(0.1,))
-    html = W.geometry_sweep(zs=(0.25,), dpi=30)
-    assert "<script" in html and html == W.geometry_sweep(zs=(0.25,), dpi=30)  # deterministic
     box = W.geometry_demo()
     assert isinstance(box, ipywidgets.VBox) and set(box.controls) == {"z", "v1", "v2"}
     with pytest.raises(ValueError, match="range"):
@@ -209,6 +209,10 @@ def test_timing_panels(panels, controls):
     assert ("sparse step" in " ".join(ax.get_ylabel() for ax in fig.axes)) == ("tree" in panels)
     box = W.timing_demo(panels=panels, max_n=10_000, k=10)
     assert set(box.controls) == controls
+    # the static player offers every position of every control: three each
+    specs = plan(box, W.TIMING_STATIC["grid"])
+    assert {s.name for s in specs} == controls and not any(s.listed for s in specs)
+    assert math.prod(len(s.values) for s in specs) == 3 ** len(controls)
     with pytest.raises(ValueError, match="panels"):
         W.timing_figure(max_n=10_000, panels=("dense", "dense"))
     with pytest.raises(ValueError, match="panels"):
@@ -313,7 +317,7 @@ def test_synthetic_largest_settings():
     assert np.all(np.isfinite(d.gaps["batch"]))
 
 
-def test_synthetic_errors_sweep_and_widget():
+def test_synthetic_errors_and_widget():
     with pytest.raises(ValueError, match="n must"):
         W.synthetic_data(n=3000)
     with pytest.raises(ValueError, match="n must"):  # n = 4000 is for the static page only
@@ -326,8 +330,6 @@ def test_synthetic_errors_sweep_and_widget():
         W.synthetic_data(step_mult=1e3)
     with pytest.raises(ValueError, match="loss"):
         W.synthetic_data(loss="hinge")
-    html = W.step_size_sweep(mults=(1.0, 3.0), loss="squared", n=200, passes=20, dpi=40)
-    assert "<script" in html
     box = W.synthetic_demo(n=200, passes=20)
     assert set(box.controls) == {"loss", "n", "lam_frac", "passes", "step_mult"}
     assert isinstance(box.controls["step_mult"], ipywidgets.FloatLogSlider)
@@ -429,3 +431,31 @@ def test_eg_vs_pg_redraws_in_place_and_says_why_not():
     box = W.eg_vs_pg_demo()
     assert {k: c.value for k, c in box.controls.items()} == dict(m=200, d=1000, density=0.01, lam_frac=0.4,
                                                                  epochs=5)
+
+
+# ------------------------------------------------------------------------------------------ static players
+@pytest.mark.parametrize("demo,static", [(W.geometry_demo, W.GEOMETRY_STATIC), (W.synthetic_demo, W.SYNTHETIC_STATIC),
+                                         (W.eg_vs_pg_demo, W.EG_STATIC)], ids=["geometry", "synthetic", "eg"])
+def test_static_grids_fit_the_live_widgets(demo, static):
+    # every listed value is a position of the live widget, its start is offered, and the budget of frames holds
+    specs = plan(demo(), static["grid"])
+    assert 1 < math.prod(len(s.values) for s in specs) <= 40
+    assert {s.name for s in specs if s.listed} == set(static["grid"])
+
+
+@pytest.mark.parametrize("player,grid,name", [
+    (W.geometry_player, dict(z=(0.25, 1.0), v1=(1.6,), v2=(0.9,)), "proj-geometry"),
+    (W.synthetic_player, dict(loss=("squared",), n=(200,), lam_frac=(0.1,), passes=(100,), step_mult=(1.0, 10.0)),
+     "proj-synthetic"),
+    (W.eg_vs_pg_player, dict(m=(200,), d=(1000,), density=(0.01,), lam_frac=(0.4,), epochs=(1, 5)), "proj-eg-vs-pg"),
+    (partial(W.timing_player, panels=("tree",)), dict(max_n=(100_000, 1_000_000), k=(100,)), "proj-timing-tree"),
+], ids=["geometry", "synthetic", "eg", "timing-tree"])
+def test_players_draw_the_live_figures(player, grid, name):
+    # the module's player at a small grid: two frames of the live widget's figure, different, in the manifest
+    p = player(grid=grid)
+    assert p.name == name and p.n_frames == 2
+    shas = {f["sha"] for f in p.frames.values()}
+    assert len(shas) == 2 and all(f["png"] is not None for f in p.frames.values())
+    html = p.html()
+    assert f'data-l1lab-player="{name}"' in html and "l1lab-player-data" in html
+    assert all(sha in html for sha in shas)

@@ -6,20 +6,24 @@ Same three layers as :mod:`l1lab.book.scd`: a cached *data* function, a *figure*
 
 * :func:`lemma_checks`, :func:`weighted_ball_check` -- Lemmas 1-3 and the weighted-ball formula checked on
   random vectors (KKT residuals, every projection method, an independent bisection);
-* :func:`geometry_figure` / :func:`geometry_sweep` / :func:`geometry_demo` -- the 2-d l1 ball with the regions
-  whose projection has one or two nonzeros, and the 3-d simplex with points and their projections;
+* :func:`geometry_figure` / :func:`geometry_demo` -- the 2-d l1 ball with the regions whose projection has one
+  or two nonzeros, and the 3-d simplex with points and their projections;
 * :func:`tree_snapshot` / :func:`tree_figure` -- the AVL tree of :class:`l1lab.projections.sparse.
   SparseL1BallProjector` after a sparse step, with the descent of Figure 3 and the entries the projection drops;
 * :func:`projection_timing_data`, :func:`tree_timing_data` / :func:`timing_figure` / :func:`timing_demo` --
   wall-clock time of the dense projections against n, and of one sparse update (tree vs dense re-projection),
   as one panel each (``panels``: the first lecture shows the dense one, the second the tree) or both stacked;
-* :func:`synthetic_data` / :func:`synthetic_figure` / :func:`step_size_sweep` / :func:`synthetic_demo` -- the
-  synthetic experiments of Section 7 (Figs. 4-5): projected gradient variants and coordinate descent against
-  approximate flops;
+* :func:`synthetic_data` / :func:`synthetic_figure` / :func:`synthetic_demo` -- the synthetic experiments of
+  Section 7 (Figs. 4-5): projected gradient variants and coordinate descent against approximate flops;
 * :func:`eg_vs_pg_data` / :func:`eg_vs_pg_figure` / :func:`eg_vs_pg_demo` -- stochastic EG against stochastic
   projected gradient on sparse high-dimensional data (the story of Fig. 6);
 * :func:`sparse_pg_check` -- stochastic projected gradient with the tree gives the iterates of the dense
-  solver :func:`l1lab.solvers.projected_gradient`.
+  solver :func:`l1lab.solvers.projected_gradient`;
+* the *static players* (:func:`geometry_player`, :func:`timing_player`, :func:`synthetic_player`,
+  :func:`eg_vs_pg_player`): each live demo precomputed over its grid (:data:`GEOMETRY_STATIC`,
+  :data:`TIMING_STATIC`, :data:`SYNTHETIC_STATIC`, :data:`EG_STATIC`) by :func:`l1lab.book.static.static_player`,
+  which works in the HTML book without a kernel (the timing player's frames are the measurements taken when the
+  page is built).
 
 Timings are measured when first asked for (best of the calls that fit in :data:`TIMING_BUDGET`, once per size
 and session) and differ between machines; nothing else here depends on the clock.
@@ -65,16 +69,18 @@ from ..trace import Result, Trace, TraceRecorder, log_checkpoints
 from . import style as _style
 from .controls import check_choice, check_range, log_slider, wire
 from .live import figure_axes
-from .plotting import default_floor, plot_objective_and_nnz, scrubbable_sweep
+from .plotting import default_floor, plot_objective_and_nnz
+from .static import static_player
 
 __all__ = [
-    "EG_DEFAULTS", "EG_LIMITS", "GEOMETRY_DEFAULTS", "GEOMETRY_LIMITS", "STEP_CONSTANTS", "SYNTHETIC_DEFAULTS",
-    "SYNTHETIC_LIMITS", "SYNTHETIC_LIVE_LOSSES", "SYNTHETIC_STATIC_N", "TIMING_BUDGET", "TIMING_DEFAULTS",
-    "TIMING_LIMITS", "TIMING_LIVE_MAX_N", "TIMING_PANELS", "ball_region_polygons", "ball_regions_2d", "eg_vs_pg_data",
-    "eg_vs_pg_demo", "eg_vs_pg_figure", "geometry_demo", "geometry_figure", "geometry_sweep", "lemma_checks",
+    "EG_DEFAULTS", "EG_LIMITS", "EG_STATIC", "GEOMETRY_DEFAULTS", "GEOMETRY_LIMITS", "GEOMETRY_STATIC",
+    "STEP_CONSTANTS", "SYNTHETIC_DEFAULTS", "SYNTHETIC_LIMITS", "SYNTHETIC_LIVE_LOSSES", "SYNTHETIC_STATIC",
+    "SYNTHETIC_STATIC_N", "TIMING_BUDGET", "TIMING_DEFAULTS", "TIMING_LIMITS", "TIMING_LIVE_MAX_N", "TIMING_PANELS",
+    "TIMING_STATIC", "ball_region_polygons", "ball_regions_2d", "eg_vs_pg_data", "eg_vs_pg_demo", "eg_vs_pg_figure",
+    "eg_vs_pg_player", "geometry_demo", "geometry_figure", "geometry_player", "lemma_checks",
     "paper_synthetic_problem", "projection_timing_data", "sparse_pg_check", "sparse_text_like_problem",
-    "step_size_sweep", "synthetic_data", "synthetic_demo", "synthetic_figure", "timing_demo", "timing_figure",
-    "tree_figure", "tree_snapshot", "tree_timing_data", "weighted_ball_check",
+    "synthetic_data", "synthetic_demo", "synthetic_figure", "synthetic_player", "timing_demo", "timing_figure",
+    "timing_player", "tree_figure", "tree_snapshot", "tree_timing_data", "weighted_ball_check",
 ]
 
 LOSSES = ("squared", "logistic")
@@ -85,6 +91,11 @@ FONT = 9
 #: geometry demo: the radius and the point v = (v1, v2) projected onto the 2-d ball
 GEOMETRY_DEFAULTS = dict(z=1.0, v1=1.6, v2=0.9)
 GEOMETRY_LIMITS = dict(z=(0.25, 2.0), v1=(-2.5, 2.5), v2=(-2.5, 2.5))
+#: the static player of the geometry demo: the radii the chapter discusses, from 1/4 to 2 (a frame of both panels
+#: draws for about half a second, so six radii), the live start's point v = (1.6, 0.9), which moves from an edge
+#: to a vertex between z = 0.75 and 0.5, and v = (1.6, 0.2), which lands inside the ball, on an edge or on a
+#: vertex as z shrinks; v1 stays at the start
+GEOMETRY_STATIC = dict(grid=dict(z=(0.25, 0.5, 0.75, 1.0, 1.5, 2.0), v1=(1.6,), v2=(0.2, 0.9)), name="proj-geometry")
 
 #: timing demo: the largest n, the nonzeros k of a sparse step, the radius as a fraction of ||v||_1
 TIMING_DEFAULTS = dict(max_n=1_000_000, k=100, z_frac=0.1, seed=0)
@@ -93,6 +104,10 @@ TIMING_LIMITS = dict(max_n=(10_000, 100_000, 1_000_000, 10_000_000), k=(10, 100,
 TIMING_LIVE_MAX_N = (10_000, 100_000, 1_000_000)
 #: seconds of repeated calls behind one timing (a projection: best of the calls; a sparse step: their mean)
 TIMING_BUDGET = 0.01
+#: the static player of the timing demo: every position of its controls (the largest n, and the radius or k: three
+#: each, nine frames per panel), the measurements the live widget takes when it is built; the page's name gets
+#: the panels (``proj-timing-dense``, ``proj-timing-tree``)
+TIMING_STATIC = dict(grid=dict(), name="proj-timing")
 
 #: synthetic experiments (Figs. 4-5): n = m, lambda = lam_frac * lambda_max for the radius, the budget in
 #: passes (one pass = one full gradient, 4 nnz(X) flops), and a common multiplier of the eta0/sqrt(t) steps
@@ -102,6 +117,12 @@ SYNTHETIC_DEFAULTS = dict(loss="squared", n=200, lam_frac=0.1, passes=100, step_
 #: the live demo's loss choices: one loss, or both side by side
 SYNTHETIC_LIVE_LOSSES = ("squared", "logistic", "both")
 SYNTHETIC_LIMITS = dict(n=(200, 400, 800), lam_frac=(0.05, 0.5), passes=(20, 150), step_mult=(0.01, 100.0))
+#: the static player of the synthetic demo: the step multiplier half a decade apart from 0.1 to 10 (the chapter's
+#: question multiplies every eta0 by 10) at the live start's n = 200 and at the chapter's n = 800, on the squared
+#: loss (the question's; the logistic loss at n = 800 alone computes for about 7 s, too long for the page's
+#: build); lambda/lambda_max and the budget at the live start
+SYNTHETIC_STATIC = dict(grid=dict(loss=("squared",), n=(200, 800), lam_frac=(0.1,), passes=(100,),
+                                  step_mult=(0.1, 10 ** -0.5, 1.0, 10 ** 0.5, 10.0)), name="proj-synthetic")
 
 #: eta0 = c / (curvature scale): batch and line search in units of 1/L, L = beta ||X||_2^2/m; stochastic and
 #: mini-batch in units of 1/R, R = beta mean_i ||x_i||_2^2.  The constants are the best of a grid in factors
@@ -118,6 +139,11 @@ MINIBATCH = 10
 EG_DEFAULTS = dict(m=200, d=1000, density=0.01, lam_frac=0.4, epochs=5, seed=0)
 EG_LIMITS = dict(m=(200, 2000), d=(1000, 10000), density=(0.005, 0.01, 0.02), lam_frac=(0.2, 0.8),
                  epochs=(1, 10), work=5e7)
+#: the static player of the EG demo: the live start's size (m = 200, d = 1000) and the chapter's figure's
+#: (m = 1000, d = 5000), crossed, with 1, 5 and 10 epochs (the chapter's question compares 1 and 10); the density
+#: and lambda/lambda_max at the live start (each other value is a new problem and new runs for every frame)
+EG_STATIC = dict(grid=dict(m=(200, 1000), d=(1000, 5000), density=(0.01,), lam_frac=(0.4,), epochs=(1, 5, 10)),
+                 name="proj-eg-vs-pg")
 PG_ETA_GRID = (0.1, 0.3, 1.0)
 EG_ETA_GRID = (0.1, 0.3, 1.0, 3.0)
 
@@ -285,7 +311,7 @@ def _draw_ball_2d(ax, z, v):
     handles += [Patch(color=REGION_COLORS[1]), Patch(color=REGION_COLORS[2])]
     labels += ["lands on a vertex: 1 nonzero", "lands on an edge: 2 nonzeros"]
     ax.legend(handles, labels, fontsize=FONT, loc="upper center", bbox_to_anchor=(0.5, -0.12), ncol=1)
-    ax.set_title(rf"$\ell_1$ ball of radius z = {z:g} in $\mathbb{{R}}^2$", fontsize=10)
+    ax.set_title(f"ℓ₁ ball of radius z = {z:g} in " + r"$\mathbb{R}^2$", fontsize=10)
 
 
 _EXAMPLES_3D = {"interior": (0.75, 0.6, 0.7), "edge": (1.1, 0.7, -0.4), "vertex": (1.5, 0.1, -0.2)}
@@ -357,18 +383,6 @@ def geometry_figure(z=1.0, v1=1.6, v2=0.9, simplex3d=True, figsize=(8.0, 5.6), f
     return fig
 
 
-def geometry_sweep(zs=(0.25, 0.5, 0.75, 1.0, 1.5, 2.0), v1=1.6, v2=0.9, dpi=70) -> str:
-    """:func:`geometry_figure` (2-d panel only) swept over the radius z, as a scrubbable HTML player."""
-    for z in zs:
-        check_range("z", z, GEOMETRY_LIMITS)
-
-    def frame(fig, z):
-        _draw_ball_2d(fig.add_subplot(), z, (v1, v2))
-        fig.tight_layout()
-
-    return scrubbable_sweep(frame, list(zs), figsize=(5.6, 5.8), dpi=dpi, name="l1_ball_radius")
-
-
 def geometry_demo(**defaults):
     """Live geometry demo: sliders for z, v1, v2 redrawing :func:`geometry_figure`."""
     import ipywidgets as widgets
@@ -382,6 +396,12 @@ def geometry_demo(**defaults):
                 for name, label in (("z", "z"), ("v1", "v₁"), ("v2", "v₂"))}
 
     return wire(controls, geometry_figure, [list(controls)])
+
+
+def geometry_player(**static):
+    """The geometry demo for the HTML book: :func:`geometry_demo` precomputed over :data:`GEOMETRY_STATIC`
+    (``static`` overrides its entries) by :func:`l1lab.book.static.static_player`."""
+    return static_player(geometry_demo(), **dict(GEOMETRY_STATIC, **static))
 
 
 # ==================================================================================================== tree
@@ -740,6 +760,15 @@ def timing_demo(panels=TIMING_PANELS, **defaults):
     return wire(controls, partial(timing_figure, seed=v["seed"], panels=panels, **fixed), [list(controls)])
 
 
+def timing_player(panels=TIMING_PANELS, **static):
+    """The timing demo of ``panels`` for the HTML book: :func:`timing_demo` precomputed over
+    :data:`TIMING_STATIC` (``static`` overrides its entries; the name gets the panels, ``proj-timing-tree``
+    say).  Its frames are the measurements taken when it is built (on the machine that builds the page)."""
+    panels = _check_panels(panels)
+    opts = dict(TIMING_STATIC, name=f"{TIMING_STATIC['name']}-{'-'.join(panels)}")
+    return static_player(timing_demo(panels=panels), **dict(opts, **static))
+
+
 # ================================================================================ synthetic experiments
 def paper_synthetic_problem(n=800, loss="squared", seed=0):
     r"""The synthetic data of Section 7 (Figs. 4-5) with m = n: w_true with N(0, 1) entries, a random half of
@@ -960,28 +989,6 @@ def synthetic_figure(n=800, lam_frac=0.1, passes=100, step_mult=1.0, seed=0, los
     return fig
 
 
-def step_size_sweep(mults=(0.1, 0.3, 1.0, 3.0, 10.0), loss="squared", n=800, lam_frac=0.1, passes=100, seed=0,
-                    dpi=70) -> str:
-    """:func:`synthetic_figure` for one loss swept over ``step_mult`` (the eta0 of batch, stochastic and
-    mini-batch projected gradient multiplied by it; line search and coordinate descent unchanged), as a
-    scrubbable HTML player with a y-axis shared by all frames."""
-    datas = [synthetic_data(n, loss, lam_frac, passes, m, seed) for m in mults]
-    lo = min(max(float(np.min(d.gaps[k][d.gaps[k] > 0])) if np.any(d.gaps[k] > 0) else 1.0, 1e-13)
-             for d in datas for k in d.gaps)
-    hi = max(float(np.max(d.gaps[k])) for d in datas for k in d.gaps)
-    ylim = (max(0.5 * lo, default_floor(datas[0].ref.f_star) * 0.5), 2.0 * hi)
-
-    def frame(fig, item):
-        mult, data = item
-        ax = fig.add_subplot()
-        _draw_synthetic(ax, data, ylim=ylim)
-        ax.set_title(f"{loss} loss, n = m = {n}: every η₀/√t step × {mult:g}", fontsize=10)
-        fig.subplots_adjust(**SYNTHETIC_ONE_MARGINS)
-
-    return scrubbable_sweep(frame, list(zip(mults, datas)), figsize=(8.0, 4.0), dpi=dpi,
-                            name=f"step_size_{loss}")
-
-
 def _synthetic_live(loss, n, lam_frac, passes, step_mult, seed=0, fig=None):
     """:func:`synthetic_figure` for one loss, or both side by side (``loss="both"``)."""
     check_choice("loss", loss, SYNTHETIC_LIVE_LOSSES)
@@ -1011,6 +1018,11 @@ def synthetic_demo(**defaults):
 
     return wire(controls, partial(_synthetic_live, seed=v["seed"]),
                 [["loss", "n", "lam_frac"], ["passes", "step_mult"]])
+
+
+def synthetic_player(**static):
+    """The synthetic demo for the HTML book: :func:`synthetic_demo` precomputed over :data:`SYNTHETIC_STATIC`."""
+    return static_player(synthetic_demo(), **dict(SYNTHETIC_STATIC, **static))
 
 
 # ============================================================================== EG vs projected gradient
@@ -1237,6 +1249,11 @@ def eg_vs_pg_demo(**defaults):
 
     return wire(controls, partial(_eg_vs_pg_live, seed=v["seed"]),
                 [["m", "d", "density"], ["lam_frac", "epochs"]])
+
+
+def eg_vs_pg_player(**static):
+    """The EG demo for the HTML book: :func:`eg_vs_pg_demo` precomputed over :data:`EG_STATIC`."""
+    return static_player(eg_vs_pg_demo(), **dict(EG_STATIC, **static))
 
 
 # ================================================================= the tree inside projected gradient
