@@ -81,6 +81,15 @@ def test_grid_errors_name_the_control_and_the_fix():
         static.static_player(_demo(), {"a": (1.0,)}, name="a player")
 
 
+def test_float_slider_positions_stop_at_the_maximum_and_reach_it():
+    ctrl = widgets.FloatLogSlider(value=1.0, base=10, min=-1, max=np.log10(3.0), step=0.25)
+    values, labels, kind = static._widget_positions(ctrl)
+    assert kind == "range" and max(values) == pytest.approx(3.0) and all(v <= 3.0 + 1e-12 for v in values)
+    assert len(values) == 7                                          # 0.1 ... 1.78 in quarter decades, and 3
+    values, _, _ = static._widget_positions(widgets.FloatSlider(value=0.3, min=0.0, max=1.0, step=0.3))
+    assert values == [0.0, 0.3, 0.6, 0.9, 1.0]
+
+
 def test_a_start_off_the_slider_steps_is_a_position():
     specs = static.plan(_demo(a=0.2), {"a": (0.1, 0.2, 1.0)})
     assert specs[0].values == (0.1, 0.2, 1.0) and specs[0].default == 1 and specs[0].options == 6
@@ -112,6 +121,7 @@ def test_every_frame_is_the_live_figure_for_its_setting():
 
 def test_the_html_is_self_contained_and_starts_at_the_live_start():
     player = static.static_player(_demo(), {"a": (0.1, 1.0), "n": (3,)}, name="toy")
+    assert repr(player) == f"<static player 'toy': 8 frames, {player.n_bytes / 1e3:.0f} kB>"   # not the bytes
     page = player.html()
     blob = re.search(r'<script type="application/json" class="l1lab-player-data">(.*?)</script>', page, re.S).group(1)
     manifest = json.loads(blob)

@@ -85,8 +85,8 @@ def _widget_positions(ctrl):
     if isinstance(ctrl, w.Checkbox):
         return [False, True], ["off", "on"], "checkbox"
     if isinstance(ctrl, w.FloatLogSlider):
-        n = int(round((ctrl.max - ctrl.min) / ctrl.step))
-        values = [float(ctrl.base ** (ctrl.min + k * ctrl.step)) for k in range(n + 1)]
+        exps = _steps(ctrl.min, ctrl.max, ctrl.step)
+        values = [float(ctrl.base ** e) for e in exps]
         return values, [_format(v, ctrl.readout_format) for v in values], "range"
     if isinstance(ctrl, w.IntRangeSlider):
         return None, None, "select"
@@ -94,11 +94,20 @@ def _widget_positions(ctrl):
         values = list(range(ctrl.min, ctrl.max + 1, ctrl.step))
         return values, [str(v) for v in values], "range"
     if isinstance(ctrl, w.FloatSlider):
-        n = int(round((ctrl.max - ctrl.min) / ctrl.step))
         digits = max(0, -math.floor(math.log10(ctrl.step)) + 2)
-        values = [round(ctrl.min + k * ctrl.step, digits) for k in range(n + 1)]
+        values = [round(x, digits) for x in _steps(ctrl.min, ctrl.max, ctrl.step)]
         return values, [_format(v, ctrl.readout_format) for v in values], "range"
     raise TypeError(f"a static player cannot offer a {type(ctrl).__name__} control")
+
+
+def _steps(lo, hi, step):
+    """The positions of a float slider: lo + k step up to hi (never past it), and hi itself, which the slider
+    reaches although it may lie between two steps."""
+    n = math.floor((hi - lo) / step + 1e-9)
+    out = [lo + k * step for k in range(n + 1)]
+    if hi - out[-1] > 1e-9 * max(1.0, abs(hi)):
+        out.append(hi)
+    return out
 
 
 def _same(a, b):
@@ -201,7 +210,7 @@ def encode_frame(png: bytes) -> bytes:
     return buf.getvalue()
 
 
-@dataclass
+@dataclass(repr=False)
 class StaticPlayer:
     """A demo precomputed over its grid.  ``frames`` maps a setting (a tuple of indices into each control's
     ``values``) to ``{"png": bytes or None, "html": str or None, "sha": hex, "alt": text}``; display the player
@@ -226,6 +235,9 @@ class StaticPlayer:
             else:
                 idx.append(c.default)
         return tuple(idx)
+
+    def __repr__(self):      # the notebook's plain-text output: not the frames' bytes
+        return f"<static player {self.name!r}: {self.n_frames} frames, {self.n_bytes / 1e3:.0f} kB>"
 
     def manifest(self) -> dict:
         frames = {}
