@@ -17,6 +17,7 @@ import pytest  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
 from l1lab.book import exponentiated as W  # noqa: E402
+from l1lab.book.static import encode_frame, plan, static_player  # noqa: E402
 from l1lab.data.teacher import excess_risk_rows  # noqa: E402
 from l1lab.solvers.online import best_fixed_value_logistic, smg  # noqa: E402
 from l1lab.solvers.streamed import sg_l2_stream, smg_stream  # noqa: E402
@@ -129,13 +130,6 @@ def test_scaling_range_errors():
         W.horizon_runs(100, per_octave=0)
 
 
-def test_risk_vs_bound_sweep():
-    html = W.risk_vs_bound_sweep(ds=(10, 100), n_seeds=2)
-    assert "<script" in html and html == W.risk_vs_bound_sweep(ds=(10, 100), n_seeds=2)
-    with pytest.raises(ValueError, match="d must be"):
-        W.risk_vs_bound_sweep(ds=(50,))
-
-
 def test_scaling_demo_widget():
     box = W.scaling_demo(d_max=100, n_seeds=1)
     assert isinstance(box, ipywidgets.VBox)
@@ -189,12 +183,10 @@ def test_averaging_defaults():
     assert np.median(data.avg[:, -1]) < 0.2 * np.median(data.avg[:, k0])
 
 
-def test_averaging_largest_sweep_and_errors():
+def test_averaging_largest_and_errors():
     lim = W.AVERAGING_LIMITS
     data = W.averaging_data(d=max(lim["d"]), T0=max(lim["T0"]), eta_mult=lim["eta_mult"][1], n_seeds=2)
     assert data.taus[-1] == W.AVERAGING_BUDGET // max(lim["d"])
-    html = W.averaging_sweep(values=(0.5, 2.0), d=10, n_seeds=2)
-    assert "<script" in html
     with pytest.raises(ValueError, match="1/\\(8 G_inf\\)"):
         W.averaging_data(d=10, T0=300, eta_mult=3.0)
     with pytest.raises(ValueError, match="T0"):
@@ -332,6 +324,49 @@ def test_live_widgets_start_light_and_redraw_in_place():
     assert len(box.live.fig.axes) == 0 and "Lemma 5.3" in box.live.fig.texts[0].get_text()
     box.controls["eta_mult"].value = 1.0
     assert box.image.value == first
+
+
+# ---------------------------------------------------------------------------------------------- static players
+@pytest.mark.parametrize("demo,static", [("scaling_demo", "SCALING_STATIC"), ("regret_demo", "REGRET_STATIC"),
+                                          ("averaging_demo", "AVERAGING_STATIC")])
+def test_static_grids_fit_the_live_widgets(demo, static):
+    """The chapters' players: every listed value is a position of the live widget, its start is offered, the cheap
+    controls offer all their positions, and the grid stays within the frame budget (40)."""
+    box = getattr(W, demo)()
+    grid = getattr(W, static)["grid"]
+    specs = plan(box, grid)
+    for spec in specs:
+        assert spec.values[spec.default] == box.controls[spec.name].value
+        if spec.name not in grid:
+            assert len(spec.values) == spec.options
+    assert 10 <= np.prod([len(s.values) for s in specs]) <= 40
+    assert getattr(W, static)["name"].startswith("eg-")
+
+
+def test_regret_player_draws_the_live_figures():
+    """A small grid of the regret figure: each frame is the PNG the live widget draws for that setting."""
+    grid = dict(d=(10, 100), p=(2,), beta=(2.0,), n_seeds=(3,), delta=(0.05,))
+    player = W.regret_player(grid=grid, name="t")
+    assert player.n_frames == 2 and len({f["sha"] for f in player.frames.values()}) == 2
+    box = W.regret_demo()
+    setting = dict(d=10, p=2, beta=2.0, n_seeds=3, delta=0.05)
+    frame = player.frames[player.key(d=10)]
+    assert frame["png"] == encode_frame(box.live.render(**setting))
+    assert "d = 10, p = 2" in frame["alt"]
+    assert '"name":"t"' in player.html() and 'class="l1lab-player-data"' in player.html()
+
+
+def test_averaging_player_says_when_the_step_is_too_large():
+    """Demo 2's player at d = 10, T0 = 300: the tuned step draws the figure, 2.5 times it exceeds Lemma 5.3's
+    limit and the frame is the live widget's message."""
+    grid = dict(d=(10,), p=(2,), T0=(300,), eta_mult=(1.0, 2.5), n_seeds=(2,))
+    player = static_player(W.averaging_demo(d=10, T0=300, n_seeds=2), grid, name="t",
+                           describe=W.AVERAGING_STATIC["describe"])
+    assert player.n_frames == 2 and len({f["sha"] for f in player.frames.values()}) == 2
+    assert "η = 1 × η(T₀ = 300)" in player.frames[player.key()]["alt"]
+    big = player.frames[player.key(eta_mult=2.5)]
+    assert big["png"] is not None and "×" not in big["alt"]     # no axes, no title: the message
+    assert "exceeds Lemma 5.3's 1/(8 G_inf)" in big["alt"]
 
 
 # ---------------------------------------------------------------------------------------------- readability

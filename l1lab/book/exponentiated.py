@@ -20,12 +20,14 @@ approximation of the irrelevant sum).
 
 * :func:`prop22_path_data` / :func:`prop22_figure` -- Proposition 2.2 along a path to a corner of the simplex;
 * :func:`horizon_runs`, :func:`scaling_data` / :func:`scaling_figure` / :func:`scaling_demo` -- demo 1, the
-  samples SMG and SG need to reach a fixed excess risk as d grows; :func:`risk_vs_bound_sweep` -- the excess
-  risk of each d against Theorem 2.1 / 2.3 (Corollary 4.1) as a scrubbable sweep over d;
+  samples SMG and SG need to reach a fixed excess risk as d grows;
 * :func:`regret_data` / :func:`regret_figure` / :func:`regret_demo` -- the regret of the realized sequence
   (noiseless) and the excess risk (noisy) against the bounds, bands over seeds;
-* :func:`averaging_data` / :func:`averaging_figure` / :func:`averaging_sweep` / :func:`averaging_demo` --
-  demo 2, Corollary 3.1: the averaged decision against the last one, with a constant step.
+* :func:`averaging_data` / :func:`averaging_figure` / :func:`averaging_demo` -- demo 2, Corollary 3.1: the
+  averaged decision against the last one, with a constant step;
+* the *static players* (:func:`scaling_player`, :func:`regret_player`, :func:`averaging_player`): each live widget
+  precomputed over the grid :data:`SCALING_STATIC`, :data:`REGRET_STATIC` or :data:`AVERAGING_STATIC` by
+  :func:`l1lab.book.static.static_player`, which works in the HTML book without a kernel.
 
 The data functions use a fresh stream of examples per seed (one pass, Corollary 4.1's setting), and cache
 their runs per stream: n seeds are the first n of any larger number, bit for bit, so the seeds slider of a
@@ -60,16 +62,16 @@ from . import style as _style
 from .controls import check_choice, check_range, log_slider, wire
 from .live import figure_axes
 from .plotting import log_axes as _log_axes
-from .plotting import scrubbable_sweep
+from .static import static_player
 
 __all__ = [
-    "ALGORITHM_COLORS", "AVERAGING_BUDGET", "AVERAGING_DEFAULTS", "AVERAGING_LIMITS", "ENTRY_BUDGET",
-    "REGRET_DEFAULTS", "REGRET_DEMO_DEFAULTS", "REGRET_LIMITS", "SCALING_DEFAULTS", "SCALING_DEMO_DEFAULTS",
-    "SCALING_DS", "SCALING_LIMITS", "TeacherConstants", "averaging_data", "averaging_demo", "averaging_figure",
-    "averaging_sweep", "averaging_taus", "crossing", "excess_risk", "excess_risk_rows", "horizon_grid",
-    "horizon_runs", "prop22_figure", "prop22_path_data", "regret_data", "regret_demo", "regret_figure",
-    "risk_vs_bound_sweep", "scaling_data", "scaling_demo", "scaling_figure", "stream_length", "teacher_constants",
-    "teacher_problem", "teacher_weights",
+    "ALGORITHM_COLORS", "AVERAGING_BUDGET", "AVERAGING_DEFAULTS", "AVERAGING_LIMITS", "AVERAGING_STATIC",
+    "ENTRY_BUDGET", "REGRET_DEFAULTS", "REGRET_DEMO_DEFAULTS", "REGRET_LIMITS", "REGRET_STATIC", "SCALING_DEFAULTS",
+    "SCALING_DEMO_DEFAULTS", "SCALING_DS", "SCALING_LIMITS", "SCALING_STATIC", "TeacherConstants", "averaging_data",
+    "averaging_demo", "averaging_figure", "averaging_player", "averaging_taus", "crossing", "excess_risk",
+    "excess_risk_rows", "horizon_grid", "horizon_runs", "prop22_figure", "prop22_path_data", "regret_data",
+    "regret_demo", "regret_figure", "regret_player", "scaling_data", "scaling_demo", "scaling_figure",
+    "scaling_player", "stream_length", "teacher_constants", "teacher_problem", "teacher_weights",
 ]
 
 #: colours of this chapter's algorithms
@@ -94,6 +96,12 @@ SCALING_LIMITS = dict(d_max=(100, 1_000, 10_000, 100_000), p=(1, 4, 1), beta=(1.
                       n_seeds=(1, 5, 1))
 #: the live widget's start: d up to 1,000, so that a new p or beta answers in a fraction of a second
 SCALING_DEMO_DEFAULTS = dict(SCALING_DEFAULTS, d_max=1_000)
+#: the static player of demo 1: β from 1 to 3 (every other position) and four values of ε (the chapter's 0.15 among
+#: them), the two controls the chapter asks to move; the largest d, p and the seeds at the widget's start (a largest d
+#: of 100 only drops the d = 1,000 points, and each other p is new runs at every d)
+SCALING_STATIC = dict(grid=dict(d_max=(1_000,), p=(2,), beta=(1.0, 2.0, 3.0), eps=(0.1, 0.15, 0.2, 0.25),
+                                n_seeds=(5,)),
+                      name="eg-scaling")
 
 #: the regret figure: horizons T (each a separate run with the theorem's step for that T)
 REGRET_TS = (50, 100, 200, 400, 800, 1600)
@@ -101,6 +109,10 @@ REGRET_DEFAULTS = dict(d=100, p=2, beta=2.0, n_seeds=5, delta=0.05)
 REGRET_LIMITS = dict(d=(10, 100, 300), p=(1, 4, 1), beta=(1.0, 3.0), n_seeds=(2, 5, 1), delta=(0.01, 0.5))
 #: the live widget starts with three seeds (a new d, p or beta then computes in about 0.1 s of CPU)
 REGRET_DEMO_DEFAULTS = dict(REGRET_DEFAULTS, n_seeds=3)
+#: the static player of the regret figure: every d (the chapter compares 10, 100 and 300), p = 2 and 4 (F1 = beta p
+#: grows faster than F2 = beta sqrt(p)), three seeds (the live start) and five (the chapter's figure and numbers); beta
+#: and delta at the widget's start (beta scales both bounds alike, delta only moves the noisy panel's bounds)
+REGRET_STATIC = dict(grid=dict(p=(2, 4), beta=(2.0,), n_seeds=(3, 5), delta=(0.05,)), name="eg-regret")
 
 #: demo 2 (Corollary 3.1): a constant step eta = eta_mult * smg_eta(T0), run for up to tau_mult * T0 steps
 AVERAGING_DEFAULTS = dict(d=100, p=2, beta=2.0, T0=1_000, eta_mult=1.0, n_seeds=5)
@@ -109,6 +121,19 @@ AVERAGING_LIMITS = dict(d=(10, 100, 300), p=(1, 4, 1), T0=(300, 1_000, 3_000), e
 TAU_MULT = 30
 #: largest tau * d of demo 2's streams
 AVERAGING_BUDGET = 10_000_000
+
+
+def _message_text(setting, fig):
+    """The alternative text of a player's frame that is a message (a figure without axes): the message."""
+    return "" if fig.axes else " ".join(t.get_text() for t in fig.texts)
+
+
+#: the static player of demo 2: five step multipliers, a factor about 2 apart (0.25, 10^-0.3, 1, 10^0.3, 2.5: the
+#: positions of the live widget's log slider nearest to 0.25, 0.5, 1, 2 and 2.5), the step the chapter asks to move,
+#: and every T0 (a step above Lemma 5.3's limit is the widget's message, which the frame's text repeats); d, p and the
+#: seeds at the widget's start
+AVERAGING_STATIC = dict(grid=dict(d=(100,), p=(2,), eta_mult=(0.25, 0.25 * 10 ** 0.3, 1.0, 0.25 * 10 ** 0.9, 2.5),
+                                  n_seeds=(5,)), name="eg-averaging", describe=_message_text)
 
 
 # ---------------------------------------------------------------------------------------------- teacher
@@ -499,56 +524,6 @@ def scaling_figure(d_max=100_000, p=2, beta=2.0, eps=0.15, n_seeds=5, data_seed=
     return fig
 
 
-def draw_risk_vs_bound(ax, runs: HorizonRuns, delta=0.05, eps=None, ylim=None):
-    """Excess risk of the averaged decision against T for SMG and SG at one d (median, min-max band over
-    seeds), with the bounds of Theorem 2.3 (= Corollary 4.1) and Theorem 2.1: without delta (dashed; they
-    bound the expectation) and with probability 1 - delta (dotted)."""
-    c = runs.constants
-    T = runs.grid.astype(np.float64)
-    for n in NAMES:
-        col = ALGORITHM_COLORS[n]
-        e = runs.excess[n]
-        ax.fill_between(T, np.maximum(e.min(axis=0), 1e-4), np.maximum(e.max(axis=0), 1e-4), color=col,
-                        alpha=0.2, lw=0)
-        ax.plot(T, np.maximum(runs.median(n), 1e-4), color=col, lw=2, label=f"{n}: median, band min–max")
-        thm = "2.3" if n == "SMG" else "2.1"
-        ax.plot(T, c.bound(n, T), color=col, ls="--", lw=1.3, label=f"Theorem {thm}, expectation")
-        ax.plot(T, c.bound(n, T, delta), color=col, ls=":", lw=1.3, label=f"Theorem {thm}, prob. ≥ {1 - delta:g}")
-    if eps is not None:
-        ax.axhline(eps, color="k", lw=0.8, ls="-.", label=f"ε = {eps:g}")
-    _log_axes(ax)
-    if ylim is not None:
-        ax.set_ylim(*ylim)
-    ax.set_xlabel("samples $T$")
-    ax.set_ylabel(r"risk$(\bar w^T)$ − risk$(w^\star)$")
-    ax.grid(True, which="major", alpha=0.3)
-    ax.legend(fontsize=9, loc="lower left", ncol=2)
-    ax.set_title(f"d = {c.d:,} (SMG in 2d + 1 = {c.d_smg:,} coordinates), p = {c.p}, β = {c.beta:g}, "
-                 f"{runs.n_seeds} seeds", fontsize=10)
-
-
-def risk_vs_bound_sweep(ds=SCALING_DS, p=2, beta=2.0, eps=0.15, n_seeds=5, delta=0.05, dpi=72,
-                        data_seed=0) -> str:
-    """:func:`draw_risk_vs_bound` for every d of ``ds`` as a scrubbable HTML player (shared axes)."""
-    ds = list(ds)
-    if not ds:
-        raise ValueError("ds is empty: a sweep needs at least one frame")
-    for d in ds:
-        check_choice("d", d, SCALING_DS)
-    runs = [horizon_runs(d, p, beta, n_seeds, data_seed=data_seed) for d in ds]
-    lo = min(max(float(np.min(r.excess[n])), 1e-4) for r in runs for n in NAMES)
-    hi = max(float(np.nanmax(r.constants.bound("SG", r.grid, delta))) for r in runs)
-    xlim = (min(r.grid[0] for r in runs), max(r.grid[-1] for r in runs))
-
-    def frame(fig, r):
-        fig.set_layout_engine("constrained")
-        ax = fig.add_subplot()
-        draw_risk_vs_bound(ax, r, delta, eps, ylim=(0.5 * lo, 2 * hi))
-        ax.set_xlim(*xlim)
-
-    return scrubbable_sweep(frame, runs, figsize=(8.0, 4.8), dpi=dpi, name="eg_risk_vs_bound_d")
-
-
 def scaling_demo(**defaults):
     """Live demo 1: the largest d, p, beta, eps and the number of seeds, redrawing :func:`scaling_figure`.
 
@@ -580,6 +555,12 @@ def scaling_demo(**defaults):
     )
 
     return wire(controls, scaling_figure, [["d_max", "p", "beta"], ["eps", "n_seeds"]])
+
+
+def scaling_player(**static):
+    """Demo 1 for the HTML book: the live widget (:func:`scaling_demo`) precomputed over :data:`SCALING_STATIC`
+    (``static`` overrides its entries) by :func:`l1lab.book.static.static_player`."""
+    return static_player(scaling_demo(), **dict(SCALING_STATIC, **static))
 
 
 # ------------------------------------------------------------------------------------- regret figure
@@ -716,6 +697,11 @@ def regret_demo(**defaults):
     return wire(controls, regret_figure, [["d", "p", "beta"], ["n_seeds", "delta"]])
 
 
+def regret_player(**static):
+    """The regret figure for the HTML book: :func:`regret_demo` precomputed over :data:`REGRET_STATIC`."""
+    return static_player(regret_demo(), **dict(REGRET_STATIC, **static))
+
+
 # ---------------------------------------------------------------------------------------------- demo 2
 @dataclass(frozen=True)
 class AveragingData:
@@ -835,24 +821,6 @@ def averaging_figure(d=100, p=2, beta=2.0, T0=1_000, eta_mult=1.0, n_seeds=5, de
     return fig
 
 
-def averaging_sweep(values=(0.25, 0.5, 1.0, 2.0, 3.0), dpi=72, delta=0.05, **fixed) -> str:
-    """Demo 2 swept over the step multiplier ``eta_mult`` as a scrubbable HTML player with shared axes."""
-    args = dict(AVERAGING_DEFAULTS, **fixed)
-    args.pop("eta_mult", None)
-    values = list(values)
-    if not values:
-        raise ValueError("values is empty: a sweep needs at least one frame")
-    datas = [averaging_data(eta_mult=v, **args) for v in values]
-    lo = min(max(float(min(dt.avg.min(), dt.last.min())), 1e-5) for dt in datas)
-    hi = max(float(dt.lemma53(delta).max()) for dt in datas)
-
-    def frame(fig, dt):
-        fig.set_layout_engine("constrained")
-        draw_averaging(fig.add_subplot(), dt, delta, ylim=(0.5 * lo, 2 * hi))
-
-    return scrubbable_sweep(frame, datas, figsize=(8.0, 4.8), dpi=dpi, name="eg_averaging_eta")
-
-
 def _no_axes(fig):
     return ()
 
@@ -887,3 +855,8 @@ def averaging_demo(**defaults):
             return fig
 
     return wire(controls, figure_or_message, [["d", "p", "T0"], ["eta_mult", "n_seeds"]])
+
+
+def averaging_player(**static):
+    """Demo 2 for the HTML book: :func:`averaging_demo` precomputed over :data:`AVERAGING_STATIC`."""
+    return static_player(averaging_demo(), **dict(AVERAGING_STATIC, **static))
