@@ -121,7 +121,7 @@ def test_every_frame_is_the_live_figure_for_its_setting():
 
 def test_the_html_is_self_contained_and_starts_at_the_live_start():
     player = static.static_player(_demo(), {"a": (0.1, 1.0), "n": (3,)}, name="toy")
-    assert repr(player) == f"<static player 'toy': 8 frames, {player.n_bytes / 1e3:.0f} kB>"   # not the bytes
+    assert repr(player) == f"<static player 'toy': 24 frames, {player.n_bytes / 1e3:.0f} kB>"   # not the bytes
     page = player.html()
     blob = re.search(r'<script type="application/json" class="l1lab-player-data">(.*?)</script>', page, re.S).group(1)
     manifest = json.loads(blob)
