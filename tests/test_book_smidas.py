@@ -14,6 +14,7 @@ import pytest  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
 from l1lab.book import smidas as W  # noqa: E402
+from l1lab.book.static import encode_frame, plan, static_player  # noqa: E402
 from l1lab.experiments import SeedRuns  # noqa: E402
 
 
@@ -108,9 +109,43 @@ def test_smidas_bound_errors_and_widget():
         W.smidas_bound_demo(T=123)
 
 
-def test_smidas_bound_sweep_html():
-    html = W.smidas_bound_sweep([0.5, 2.0], T=2_000, n_seeds=2, dpi=30)
-    assert "<script" in html and html.count("data:image/png;base64") == 2
+@pytest.mark.parametrize("demo,static", [("link_demo", "LINK_STATIC"), ("smidas_bound_demo", "SMIDAS_BOUND_STATIC"),
+                                          ("magic_comparison_demo", "MAGIC_COMPARISON_STATIC"),
+                                          ("prop4_demo", "PROP4_STATIC")])
+def test_static_grids_fit_the_live_widgets(demo, static):
+    """The chapters' players: every listed value is a position of the live widget, its start is offered, the cheap
+    controls offer all their positions, and the grid stays within the frame budget."""
+    grid = getattr(W, static)["grid"]
+    box = W.link_demo() if demo == "link_demo" else getattr(W, demo)(ahead=False)
+    specs = plan(box, grid)
+    for spec in specs:
+        assert spec.values[spec.default] == box.controls[spec.name].value
+        if spec.name not in grid:
+            assert len(spec.values) == spec.options
+    assert 10 <= np.prod([len(s.values) for s in specs]) <= 40
+
+
+def test_smidas_bound_player_draws_the_live_figures():
+    """A small grid of demo 1 (both loss conditions): each frame is the PNG the live widget draws for that setting."""
+    small = dict(T=1_000, n_seeds=2)
+    grid = dict(eta_mult=(1.0,), kind=("sparse",), lam=(0.05,), T=(1_000,), n_seeds=(2,))
+    box = W.smidas_bound_demo(ahead=False, **small)
+    player = static_player(box, grid, name="t")
+    assert player.n_frames == 2 and len({f["sha"] for f in player.frames.values()}) == 2
+    frame = player.frames[player.key(case="14")]
+    assert frame["png"] == encode_frame(box.live.render(**dict(W.SMIDAS_BOUND_LIVE, case="14", **small)))
+    assert "self-bounded" in frame["alt"]
+
+
+def test_link_player():
+    """The link player with a two-frame grid: the frames differ, and the page carries the manifest and the script."""
+    player = W.link_player(grid=dict(p=(2.0, W.smidas_p(310)), theta1=(1.0,), theta2=(0.6,)), name="t")
+    assert player.n_frames == 2 and len({f["sha"] for f in player.frames.values()}) == 2
+    assert [c.name for c in player.controls] == ["p", "theta1", "theta2"]
+    assert player.controls[0].labels[player.controls[0].default] == "11.47"
+    html = player.html()
+    assert 'class="l1lab-player-data"' in html and '"name":"t"' in html
+    assert html.count("data:image/png;base64") == 3      # the two frames of the manifest, and the first one shown
 
 
 # ---------------------------------------------------------------------------------------------- demo 2
@@ -228,7 +263,7 @@ def test_log_sliders_land_on_their_grids():
             for value in (10 ** (lo + 0.25 * k), g * (1 + 1e-15), 10 ** (0.25 * round(np.log10(g) / 0.25))):
                 assert W._snap(value, grid) == g
         assert W._snap(1.05, grid) == 1.05       # not a position: taken as it is
-    assert {0.1, 10 ** -0.5, 1.0, 10 ** 0.5, 10.0} <= set(W.ETA_MULT_GRID)   # the chapter's sweep
+    assert {0.1, 10 ** -0.5, 1.0, 10 ** 0.5, 10.0} <= set(W.ETA_MULT_GRID)   # the player's
     a = W.smidas_bound_data(eta_mult=10 ** 0.25, T=1_000, n_seeds=2)
     assert W.smidas_bound_data(eta_mult=10 ** 0.25 * (1 + 1e-14), T=1_000, n_seeds=2) is a
     assert W.prop4_data(Ks=(10 ** 0.5 * (1 - 1e-14),), T=5_000, n_seeds=2).runs.keys() == {10 ** 0.5}

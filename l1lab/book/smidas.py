@@ -12,13 +12,16 @@ Same three layers as :mod:`l1lab.book.scd`: a cached *data* function, a *figure*
 
 * :func:`sparsity_data` / :func:`sparsity_figure` -- why sub-gradient SGD is not sparse and truncation is;
 * :func:`link_figure` / :func:`link_demo` -- the geometry of the p-norm link :math:`w = f^{-1}(\theta)`;
-* :func:`smidas_bound_data` / :func:`smidas_bound_figure` / :func:`smidas_bound_sweep` /
-  :func:`smidas_bound_demo` -- Theorem 3 against SMIDAS, TruncGrad and SGD at a multiple of the prescribed
-  step size, with SCD (no step size) for reference;
+* :func:`smidas_bound_data` / :func:`smidas_bound_figure` / :func:`smidas_bound_demo` -- Theorem 3 against
+  SMIDAS, TruncGrad and SGD at a multiple of the prescribed step size, with SCD (no step size) for reference;
 * :func:`magic_comparison_data` / :func:`magic_comparison_figure` / :func:`magic_comparison_demo` -- bounds (3)
   vs (4): SMIDAS and TruncGrad, each with its step size tuned over a grid, on MAGIC04S-like (sparse examples)
   and MAGIC04D-like (dense examples) data;
-* :func:`prop4_data` / :func:`prop4_figure` / :func:`prop4_demo` -- Proposition 4 on a problem with small P*.
+* :func:`prop4_data` / :func:`prop4_figure` / :func:`prop4_demo` -- Proposition 4 on a problem with small P*;
+* the *static players* (:func:`link_player`, :func:`smidas_bound_player`, :func:`magic_comparison_player`,
+  :func:`prop4_player`): each widget precomputed over its grid (:data:`LINK_STATIC`, :data:`SMIDAS_BOUND_STATIC`,
+  :data:`MAGIC_COMPARISON_STATIC`, :data:`PROP4_STATIC`) by :func:`l1lab.book.static.static_player`, which works
+  in the HTML book without a kernel.
 
 The data are MAGIC04-like: the MAGIC gamma telescope data are replaced by a synthetic 10-feature
 classification (or regression) problem (:func:`l1lab.data.make_classification`) to which
@@ -52,16 +55,19 @@ from ..theory import shalev_shwartz_tewari as sst
 from . import style as _style
 from .controls import check_choice, check_range, log_slider, wire
 from .live import figure_axes
-from .plotting import default_floor, plot_gap_vs_bound, plot_objective_and_nnz, scrubbable_sweep
+from .plotting import default_floor, plot_gap_vs_bound, plot_objective_and_nnz
+from .static import static_player
 
 __all__ = [
-    "ALGORITHM_COLORS", "ETA_GRID", "ETA_MULT_GRID", "K_GRID", "LINK_DEFAULTS", "LINK_LIMITS",
-    "MAGIC_COMPARISON_DEFAULTS", "MAGIC_COMPARISON_LIMITS", "MAGIC_COMPARISON_LIVE", "PROP4_DEFAULTS",
-    "PROP4_LIMITS", "PROP4_LIVE", "SMIDAS_BOUND_DEFAULTS", "SMIDAS_BOUND_LIMITS", "SMIDAS_BOUND_LIVE",
-    "draw_smidas_bound", "guarantee_curves", "link_demo", "link_figure", "magic_comparison_data",
-    "magic_comparison_demo", "magic_comparison_figure", "magic_like_problem", "prop4_data", "prop4_demo",
-    "prop4_figure", "reference", "smidas_bound_data", "smidas_bound_demo", "smidas_bound_figure",
-    "smidas_bound_sweep", "sparsity_data", "sparsity_figure", "theorem3_bound", "theorem3_eta",
+    "ALGORITHM_COLORS", "ETA_GRID", "ETA_MULT_GRID", "K_GRID", "LINK_DEFAULTS", "LINK_LIMITS", "LINK_STATIC",
+    "MAGIC_COMPARISON_DEFAULTS", "MAGIC_COMPARISON_LIMITS", "MAGIC_COMPARISON_LIVE", "MAGIC_COMPARISON_STATIC",
+    "PROP4_DEFAULTS", "PROP4_LIMITS", "PROP4_LIVE", "PROP4_STATIC", "SMIDAS_BOUND_DEFAULTS", "SMIDAS_BOUND_LIMITS",
+    "SMIDAS_BOUND_LIVE", "SMIDAS_BOUND_STATIC",
+    "draw_smidas_bound", "guarantee_curves", "link_demo", "link_figure", "link_player", "magic_comparison_data",
+    "magic_comparison_demo", "magic_comparison_figure", "magic_comparison_player", "magic_like_problem",
+    "prop4_data", "prop4_demo", "prop4_figure", "prop4_player", "reference", "smidas_bound_data",
+    "smidas_bound_demo", "smidas_bound_figure", "smidas_bound_player", "sparsity_data", "sparsity_figure",
+    "theorem3_bound", "theorem3_eta",
 ]
 
 #: colours of this chapter's algorithms (SCD keeps the book's C0)
@@ -79,6 +85,11 @@ ETA_GRID = (1e-4, 3e-4, 1e-3, 3e-3, 1e-2, 3e-2)
 #: the link demo: p (None = 2 ln 310, the p of the MAGIC-like data) and a 2-d dual vector theta
 LINK_DEFAULTS = dict(p=None, theta1=1.0, theta2=0.6)
 LINK_LIMITS = dict(p=(2.0, 40.0), theta1=(-1.0, 1.0), theta2=(-1.0, 1.0))
+#: the static player of the link demo: p from 2 (gradient descent) to 40 through the chapter's 2 ln 310 (the live
+#: start), and θ₂ from a tenth to nine tenths of θ₁ = 1 (the chapter's θ = (1, 0.6) among them); θ₁ stays at 1: the
+#: link is positively homogeneous, so only the direction of θ matters (each slider has 41 or more positions)
+LINK_STATIC = dict(grid=dict(p=(2.0, 4.0, smidas_p(310), 20.0, 40.0), theta1=(1.0,), theta2=(0.1, 0.3, 0.6, 0.9)),
+                   name="smidas-link")
 
 
 
@@ -89,14 +100,19 @@ def _log_grid(lo_exp, hi_exp, step=0.25):
 
 #: demo 1 (Theorem 3): eta = eta_mult * (the step size Theorem 3 prescribes for the final T)
 SMIDAS_BOUND_DEFAULTS = dict(eta_mult=1.0, case="13", kind="sparse", lam=0.05, T=20_000, n_seeds=10)
-#: the positions of the widget's eta_mult slider: 10**-1.5, ..., 10**1.5 in quarter decades (1 and the sweep's
-#: 0.1, 10**-0.5, 10**0.5, 10 among them)
+#: the positions of the widget's eta_mult slider: 10**-1.5, ..., 10**1.5 in quarter decades (1 and the static
+#: player's 0.1, 10**-0.5, 10**0.5, 10 among them)
 ETA_MULT_GRID = _log_grid(-1.5, 1.5)
 SMIDAS_BOUND_LIMITS = dict(eta_mult=(ETA_MULT_GRID[0], ETA_MULT_GRID[-1]), lam=(0.01, 0.1), n_seeds=(2, 10, 1),
                            T=(1_000, 2_000, 5_000, 10_000, 20_000))
 #: the live widget of demo 1 starts at T = 5,000 with 3 seeds (the static figure: 20,000 and 10): a SMIDAS step
 #: on these data costs O(d), and every move of eta, the case, the data, λ or T runs everything again
 SMIDAS_BOUND_LIVE = dict(SMIDAS_BOUND_DEFAULTS, T=5_000, n_seeds=3)
+#: the static player of demo 1: η a half decade apart from 0.1 η₃ to 10 η₃ (the chapter's question) under both loss
+#: conditions; the sparse examples, λ, T and the seeds at the live widget's start (every frame is 3 runs of T steps of
+#: each step-size method, and on dense examples a step costs about three times more)
+SMIDAS_BOUND_STATIC = dict(grid=dict(eta_mult=(0.1, 10 ** -0.5, 1.0, 10 ** 0.5, 10.0), kind=("sparse",),
+                                     lam=(0.05,), T=(5_000,), n_seeds=(3,)), name="smidas-bound")
 
 #: demo 2 (bounds (3) vs (4)): eta tuned on ETA_GRID with one run (seed ``tune_seed``), then n_seeds runs
 MAGIC_COMPARISON_DEFAULTS = dict(lam=0.05, T=20_000, n_seeds=3)
@@ -104,6 +120,10 @@ MAGIC_COMPARISON_LIMITS = dict(lam=(0.01, 0.1), n_seeds=(1, 3, 1), T=(1_000, 2_0
 #: the live widget of demo 2: one kind of data (dense), T = 5,000 (the static figure: both kinds, T = 20,000):
 #: every change of the data, λ or T tunes both step sizes again, 12 runs of T steps
 MAGIC_COMPARISON_LIVE = dict(MAGIC_COMPARISON_DEFAULTS, kinds="dense", T=5_000)
+#: the static player of demo 2: both kinds of data and every T (each tunes both step sizes again); one seed or the
+#: live widget's 3 (one seed is the first run of 3, a frame to draw but nothing to compute); λ at the live widget's
+#: start (every λ is a new problem, and tuning again at every T)
+MAGIC_COMPARISON_STATIC = dict(grid=dict(lam=(0.05,), n_seeds=(1, 3)), name="smidas-magic")
 
 #: Proposition 4: squared loss, MAGIC04S-like regression with small noise, so that P* is small
 PROP4_DEFAULTS = dict(Ks=(0.1, 1.0, 4.0), lam=0.01, T=30_000, n_seeds=10)
@@ -112,6 +132,10 @@ K_GRID = _log_grid(-1.25, 1.25)
 PROP4_LIMITS = dict(K=(K_GRID[0], K_GRID[-1]), lam=(0.003, 0.1), n_seeds=(2, 10, 1), T=(5_000, 10_000, 30_000))
 #: the live widget of Proposition 4: one K, T = 10,000 and 5 seeds (the static figure: three K, 30,000 and 10)
 PROP4_LIVE = dict(K=1.0, lam=PROP4_DEFAULTS["lam"], T=10_000, n_seeds=5)
+#: the static player of Proposition 4: every position of the K slider, at the live widget's start for λ, T and
+#: the seeds (each K is n_seeds new runs of T steps; a new λ is a new problem)
+PROP4_STATIC = dict(grid=dict(lam=(PROP4_LIVE["lam"],), T=(PROP4_LIVE["T"],), n_seeds=(PROP4_LIVE["n_seeds"],)),
+                    name="smidas-prop4")
 
 
 def _compute_ahead(data_fn, start, variations):
@@ -369,6 +393,12 @@ def link_demo(**defaults):
     return wire(controls, link_figure, [["p", "theta1", "theta2"]])
 
 
+def link_player(**static):
+    """The link demo for the HTML book: :func:`link_demo` precomputed over :data:`LINK_STATIC` (``static``
+    overrides its entries) by :func:`l1lab.book.static.static_player`."""
+    return static_player(link_demo(), **dict(LINK_STATIC, **static))
+
+
 # ----------------------------------------------------------------------------------- demo 1: Theorem 3
 @dataclass(frozen=True)
 class SmidasBoundData:
@@ -464,8 +494,8 @@ def _mean_band(ax, x, gaps, color, label, floor):
 
 def draw_smidas_bound(axes, data: SmidasBoundData, ylim=None, title=True, legends="inside", fontsize=7):
     """Draw demo 1 on three axes: (a) gap against T with Theorem 3's bound, (b) gap and (c) l0 against data
-    accesses, SCD included.  ``legends="inside"`` (the sweep's frames) puts the legends in the lower left
-    corners; ``"below"`` puts (a)'s legend under (a) and one legend for (b) and (c) under (b)."""
+    accesses, SCD included.  ``legends="inside"`` (three axes in a row) puts the legends in the lower
+    left corners; ``"below"`` puts (a)'s legend under (a) and one legend for (b) and (c) under (b)."""
     ax0, ax1, ax2 = axes
     sm = data.runs["SMIDAS"]
     finite = np.isfinite(data.bound)
@@ -547,30 +577,6 @@ def smidas_bound_figure(eta_mult=1.0, case="13", kind="sparse", lam=0.05, T=20_0
     return fig
 
 
-def smidas_bound_sweep(values=(0.1, 10 ** -0.5, 1.0, 10 ** 0.5, 10.0), dpi=72, **fixed) -> str:
-    """Demo 1 swept over the step-size multiplier ``eta_mult`` as a scrubbable HTML player, all frames
-    sharing their y-limits."""
-    args = dict(SMIDAS_BOUND_DEFAULTS, **fixed)
-    args.pop("eta_mult", None)
-    values = list(values)
-    if not values:
-        raise ValueError("values is empty: a sweep needs at least one frame")
-    datas = [smidas_bound_data(eta_mult=v, **args) for v in values]
-    lows, highs = [], []
-    for dt in datas:
-        for name, r in dt.runs.items():
-            g = r.gap(dt.p_star)[:, r.iteration > 0]
-            lows.append(max(g.min(), default_floor(dt.p_star)))
-            highs.append(g.max())
-    ylim = (0.5 * min(lows), 200.0 * max(highs))
-
-    def frame(fig, dt):
-        fig.set_layout_engine("constrained")
-        draw_smidas_bound(fig.subplots(1, 3), dt, ylim=ylim)
-
-    return scrubbable_sweep(frame, datas, figsize=(14.0, 4.4), dpi=dpi, name="smidas_bound_eta")
-
-
 def smidas_bound_demo(ahead=True, **defaults):
     """Live demo 1: the step-size multiplier (log slider), the loss condition of Theorem 3, the data (sparse
     or dense examples), λ, T and the number of seeds, redrawing :func:`smidas_bound_figure`, starting from
@@ -609,6 +615,11 @@ def smidas_bound_demo(ahead=True, **defaults):
         _compute_ahead(smidas_bound_data, start, dict(T=lim["T"], kind=KINDS, n_seeds=seeds))
 
     return wire(controls, smidas_bound_figure, [["eta_mult", "case", "kind"], ["lam", "T", "n_seeds"]])
+
+
+def smidas_bound_player(**static):
+    """Demo 1 for the HTML book: :func:`smidas_bound_demo` precomputed over :data:`SMIDAS_BOUND_STATIC`."""
+    return static_player(smidas_bound_demo(ahead=False), **dict(SMIDAS_BOUND_STATIC, **static))
 
 
 # ------------------------------------------------------------------------ demo 2: bounds (3) and (4)
@@ -751,6 +762,11 @@ def magic_comparison_demo(ahead=True, **defaults):
                 magic_comparison_data(kind, controls["lam"].value, T, controls["n_seeds"].value)
 
     return wire(controls, magic_comparison_figure, [["kinds", "lam"], ["T", "n_seeds"]])
+
+
+def magic_comparison_player(**static):
+    """Demo 2 for the HTML book: :func:`magic_comparison_demo` precomputed over :data:`MAGIC_COMPARISON_STATIC`."""
+    return static_player(magic_comparison_demo(ahead=False), **dict(MAGIC_COMPARISON_STATIC, **static))
 
 
 # --------------------------------------------------------------------------------- Proposition 4
@@ -933,3 +949,8 @@ def prop4_demo(ahead=True, **defaults):
         _compute_ahead(lambda K, **kw: prop4_data(Ks=(K,), **kw), start, dict(K=K_GRID, T=lim["T"], n_seeds=seeds))
 
     return wire(controls, figure, [["K", "lam"], ["T", "n_seeds"]])
+
+
+def prop4_player(**static):
+    """The Proposition 4 demo for the HTML book: :func:`prop4_demo` precomputed over :data:`PROP4_STATIC`."""
+    return static_player(prop4_demo(ahead=False), **dict(PROP4_STATIC, **static))
