@@ -1,6 +1,6 @@
-"""l1lab.book.lower_bound: the figures at their defaults and at the largest widget settings, the widgets,
-the sweep, and the range checks.  Nothing here is timed: FRONTIER_LIMITS / STEPS_LIMITS keep the demos fast, and
-running the largest settings here keeps them from silently growing."""
+"""l1lab.book.lower_bound: the figures at their defaults and at the largest widget settings, the widgets, the
+static players' grids, and the range checks.  Nothing here is timed: FRONTIER_LIMITS / STEPS_LIMITS keep the demos
+fast, and running the largest settings here keeps them from silently growing."""
 import io
 
 import matplotlib
@@ -13,6 +13,7 @@ import pytest  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
 from l1lab.book import lower_bound as W  # noqa: E402
+from l1lab.book.static import plan, static_player  # noqa: E402
 from l1lab.theory import shalev_shwartz_tewari as sst  # noqa: E402
 
 
@@ -46,8 +47,10 @@ def test_frontier_figure_largest_settings():
     assert ax.get_xlim() == (1, 800)
     data = W.frontier_data(B=3, n_seeds=lim["n_seeds"][1])
     assert data.found["SCD"].shape == (20, 800)
-    narrow = W.frontier_figure(B=3, s_range=(10, 50))
+    narrow = _render(W.frontier_figure(B=3, s_range=(10, 50)))
     assert narrow.axes[0].get_xlim() == (10, 50)
+    # less than a decade of s: plain labelled ticks (the log locator would label none)
+    assert [t.get_text() for t in narrow.axes[0].get_xticklabels() if t.get_text()] == ["10", "20", "30", "40", "50"]
     with pytest.raises(ValueError, match="s range"):
         W.frontier_figure(B=2, s_range=(400, 800))      # nothing left after clipping to d = 300
 
@@ -80,13 +83,35 @@ def test_steps_figure_largest_settings():
     assert np.all(np.isfinite(data.median_steps("GCD")))       # GCD reaches every eps of the grid in 3 d steps
 
 
-def test_steps_sweep_html():
-    html = W.steps_sweep([0.1, 1e-3], B=2, n_seeds=2, dpi=30)
-    assert "<script" in html and html.count("data:image/png;base64") == 2
-    with pytest.raises(ValueError, match="range"):
-        W.steps_sweep([0.5])
-    with pytest.raises(ValueError, match="empty"):
-        W.steps_sweep([])
+@pytest.mark.parametrize("demo,static", [("frontier_demo", "FRONTIER_STATIC"), ("steps_demo", "STEPS_STATIC")])
+def test_static_grids_fit_the_live_widgets(demo, static):
+    """The chapter's players: every listed value is a position of the live widget, its start is offered, B offers
+    both values, and the grid stays within the frame budget."""
+    grid = getattr(W, static)["grid"]
+    assert W.STEPS_DEFAULTS["n_seeds"] in grid["n_seeds"] and W.FRONTIER_DEFAULTS["n_seeds"] == 10
+    box = getattr(W, demo)(n_seeds=3)                          # a small widget: its own start for the seeds
+    specs = plan(box, dict(grid, n_seeds=(3,)))
+    for spec in specs:
+        assert spec.values[spec.default] == box.controls[spec.name].value
+    assert specs[0].name == "B" and specs[0].values == tuple(W.lb.EXACT_B)
+    assert 8 <= np.prod([len(s.values) for s in specs]) * len(grid["n_seeds"]) <= 40
+
+
+def test_frontier_ranges_keep_two_values_of_s_for_every_B():
+    for lo, hi in W.FRONTIER_STATIC["grid"]["s_range"]:
+        for B in W.lb.EXACT_B:
+            assert lo < min(hi, W.instance(B).d)
+
+
+def test_steps_player_frames_mark_grid_points():
+    """Each eps of the player is a point of EPS_GRID (the frame's dots sit at its eps), and a small player draws
+    one distinct frame per setting with the frame's eps in its alternative text."""
+    for e in W.STEPS_STATIC["grid"]["eps"]:
+        assert np.min(np.abs(np.log10(W.EPS_GRID / e))) < 1e-9
+    player = static_player(W.steps_demo(n_seeds=3), dict(eps=(1e-2,), n_seeds=(3,)), name="t")
+    assert player.n_frames == 2 and len({f["sha"] for f in player.frames.values()}) == 2
+    assert "B = 3, ε = 1.0e-02" in player.frames[player.key(B=3)]["alt"]
+    assert 'data-l1lab-player="t"' in player.html()
 
 
 def test_widgets_build_and_check_their_ranges():

@@ -17,11 +17,15 @@ estimation.  The runs are cached per B (and per seed for SCD), and both demos sh
 
 Demo 1 (:func:`frontier_figure`): the frontier between :math:`\|w\|_0` and the excess risk, the best s-sparse
 points each method found, against :math:`\min\{0.12, B^2/(16s)\}`.  Demo 2 (:func:`steps_figure`): the number of
-steps each method needs to reach an excess risk eps, against :math:`B^2/(16\varepsilon)`, with a sweep over eps
-(:func:`steps_sweep`).  On two cores, B = 2 computes in about 0.5 s and B = 3 in about 2 s, once; the widgets
-compute both values of B for their seeds when they are built (nothing, after the chapter's own figures), so
-that every later change costs a redraw and at most a new SCD seed (10 to 50 ms).  Their figure functions take
-``fig=`` and redraw the widget's one figure in place (:func:`l1lab.book.live.figure_axes`).
+steps each method needs to reach an excess risk eps, against :math:`B^2/(16\varepsilon)`.  On two cores, B = 2
+computes in about 0.5 s and B = 3 in about 2 s, once; the widgets compute both values of B for their seeds when
+they are built (nothing, after the chapter's own figures), so that every later change costs a redraw and at most
+a new SCD seed (10 to 50 ms).  Their figure functions take ``fig=`` and redraw the widget's one figure in place
+(:func:`l1lab.book.live.figure_axes`).
+
+The *static players* (:func:`frontier_player`, :func:`steps_player`) are the same widgets precomputed over the
+grids :data:`FRONTIER_STATIC` and :data:`STEPS_STATIC` by :func:`l1lab.book.static.static_player`: they work in
+the HTML book without a kernel.
 """
 from __future__ import annotations
 
@@ -41,14 +45,15 @@ from ..trace import best_found, hitting_steps
 from . import style as _style
 from .controls import check_choice, check_range, log_slider, wire
 from .live import figure_axes
-from .plotting import ALGORITHM_COLORS, scrubbable_sweep
+from .plotting import ALGORITHM_COLORS
 from .plotting import log_axes as _log_axes
+from .static import static_player
 
 __all__ = [
-    "FRONTIER_DEFAULTS", "FRONTIER_LIMITS", "STEPS_DEFAULTS", "STEPS_LIMITS", "Instance", "Run", "FrontierData",
-    "StepsData", "instance", "scd_run", "cyclic_run", "gcd_run", "frontier_data", "frontier_figure",
-    "frontier_demo", "steps_data", "steps_figure", "steps_sweep", "steps_demo", "draw_frontier", "draw_steps",
-    "lecture_numbers",
+    "FRONTIER_DEFAULTS", "FRONTIER_LIMITS", "FRONTIER_STATIC", "STEPS_DEFAULTS", "STEPS_LIMITS", "STEPS_STATIC",
+    "Instance", "Run", "FrontierData", "StepsData", "instance", "scd_run", "cyclic_run", "gcd_run", "frontier_data",
+    "frontier_figure", "frontier_demo", "frontier_player", "steps_data", "steps_figure", "steps_demo",
+    "steps_player", "draw_frontier", "draw_steps", "lecture_numbers",
 ]
 
 #: budgets, in passes over the d coordinates, and numbers of trace records
@@ -62,6 +67,18 @@ FRONTIER_DEFAULTS = dict(B=2, s_range=(1, 800), n_seeds=10)
 FRONTIER_LIMITS = dict(B=lb.EXACT_B, s=(1, 800), n_seeds=(1, 20, 1))
 STEPS_DEFAULTS = dict(B=2, eps=0.01, n_seeds=10)
 STEPS_LIMITS = dict(B=lb.EXACT_B, eps=(1e-4, 0.12), n_seeds=(1, 20, 1))
+#: the static player of demo 1: both values of B; four ranges of s (all of it; s <= 100, where the chapter compares
+#: the bound with the frontier; 200-300, where the printed bound crosses the frontier for B = 2; 200-800, which shows
+#: the crossing for both B: a range must keep two values of s after clipping to d = 300); 3 and 10 SCD seeds (the
+#: live start): the number of seeds only widens or narrows SCD's band, and each value draws all 8 other frames again
+FRONTIER_STATIC = dict(grid=dict(s_range=((1, 800), (1, 100), (200, 300), (200, 800)), n_seeds=(3, 10)),
+                       name="lb-frontier")
+#: the static player of demo 2: both values of B; five positions of the eps slider (steps of a tenth of a decade),
+#: on points of :data:`EPS_GRID` too (every fifth of a decade), so that each frame's dots mark the steps at the
+#: frame's eps exactly: the decades from 1e-4 to 0.1 and 10^-3.4, where GCD starts to need fewer steps than the
+#: printed bound at B = 2 (the chapter's question; each value costs two frames of 0.6 s); 10 SCD seeds, the start
+STEPS_STATIC = dict(grid=dict(eps=(1e-4, 10 ** -3.4, 1e-3, 1e-2, 0.1), n_seeds=(10,)),
+                    name="lb-steps")
 
 _BOUND = dict(color="C3", ls="--", lw=1.6)
 _POP = dict(color="C3", ls=":", lw=1.4)
@@ -267,6 +284,7 @@ def draw_frontier(ax, data: FrontierData, s_range=None, legend=True):
     if lo_s <= rng < hi_s:
         ax.axvspan(rng, hi_s, color="C3", alpha=0.08, lw=0, label=f"s > {rng}: the printed bound is false")
     _log_axes(ax)
+    _label_short_range(ax.xaxis, lo_s, hi_s)
     ax.set_xlim(lo_s, hi_s)
     ax.set_ylim(floor, 1.5)
     ax.set_xlabel(r"$s = \|w\|_0$ (nonzeros)")
@@ -277,6 +295,19 @@ def draw_frontier(ax, data: FrontierData, s_range=None, legend=True):
     if legend:
         ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=2, fontsize=_LEGEND_PT)
     return floor
+
+
+def _label_short_range(axis, lo, hi):
+    """Plain labelled ticks on a log axis from ``lo`` to ``hi`` that holds fewer than two powers of ten (200 to
+    300, say), where the log locator would label nothing; the axis keeps its log ticks otherwise."""
+    from matplotlib.ticker import FixedFormatter, FixedLocator, MaxNLocator, NullLocator
+
+    if np.sum((10.0 ** np.arange(0, 4) >= lo) & (10.0 ** np.arange(0, 4) <= hi)) >= 2:
+        return
+    ticks = [t for t in MaxNLocator(nbins=5, steps=[1, 2, 2.5, 5, 10]).tick_values(lo, hi) if lo <= t <= hi]
+    axis.set_major_locator(FixedLocator(ticks))
+    axis.set_major_formatter(FixedFormatter([f"{t:g}" for t in ticks]))
+    axis.set_minor_locator(NullLocator())
 
 
 def frontier_figure(B=2, s_range=(1, 800), n_seeds=10, figsize=(8.0, 6.6), fig=None) -> Figure:
@@ -320,6 +351,12 @@ def frontier_demo(**defaults):
                                   description="SCD seeds", continuous_update=False),
     )
     return wire(controls, frontier_figure, [["B"], ["s_range", "n_seeds"]])
+
+
+def frontier_player(**static):
+    """Demo 1 for the HTML book: the live widget (:func:`frontier_demo`) precomputed over :data:`FRONTIER_STATIC`
+    (``static`` overrides its entries) by :func:`l1lab.book.static.static_player`."""
+    return static_player(frontier_demo(), **dict(FRONTIER_STATIC, **static))
 
 
 # ---------------------------------------------------------------------------------------------- demo 2
@@ -469,23 +506,6 @@ def steps_figure(B=2, eps=0.01, n_seeds=10, figsize=(8.0, 11.0), fig=None) -> Fi
     return fig
 
 
-def steps_sweep(values=(0.1, 0.03, 0.01, 3e-3, 1e-3, 3e-4, 1e-4), B=2, n_seeds=10, dpi=60) -> str:
-    """:func:`steps_figure` for every eps of ``values`` as a scrubbable HTML player (the axes are the same in
-    every frame: only the line R - R* = eps and the markers move)."""
-    values = list(values)
-    if not values:
-        raise ValueError("values is empty: a sweep needs at least one frame")
-    for e in values:
-        check_range("eps", e, STEPS_LIMITS)
-    data = steps_data(B, n_seeds)
-
-    def frame(fig, e):
-        fig.set_layout_engine("constrained")
-        draw_steps(fig.subplots(1, 2), data, e)
-
-    return scrubbable_sweep(frame, values, figsize=(13.0, 6.4), dpi=dpi, name=f"lb_steps_B{B}")
-
-
 def steps_demo(**defaults):
     """Live demo 2: B (2 or 3), eps (log scale) and the number of SCD seeds.  Returns an ipywidgets VBox."""
     import ipywidgets as widgets
@@ -503,6 +523,12 @@ def steps_demo(**defaults):
                                   description="SCD seeds", continuous_update=False),
     )
     return wire(controls, steps_figure, [["B"], ["eps", "n_seeds"]])
+
+
+def steps_player(**static):
+    """Demo 2 for the HTML book: :func:`steps_demo` precomputed over :data:`STEPS_STATIC` (``static`` overrides
+    its entries)."""
+    return static_player(steps_demo(), **dict(STEPS_STATIC, **static))
 
 
 # ---------------------------------------------------------------------------------------------- the page's numbers
