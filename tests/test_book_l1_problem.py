@@ -16,6 +16,7 @@ from matplotlib.text import Text  # noqa: E402
 from l1lab import Problem  # noqa: E402
 from l1lab.book import l1_problem as W  # noqa: E402
 from l1lab.book import live  # noqa: E402
+from l1lab.book.static import plan  # noqa: E402
 from l1lab.book.style import style_problems  # noqa: E402
 from l1lab.losses import logistic, squared  # noqa: E402
 
@@ -141,6 +142,30 @@ def _next_value(ctrl):
         return opts[(opts.index(ctrl.value) + 1) % len(opts)]
     e = np.log10(ctrl.value) + ctrl.step
     return 10 ** (e if e <= ctrl.max + 1e-12 else np.log10(ctrl.value) - ctrl.step)
+
+
+def test_path_player_grid_fits_the_live_widget():
+    """The chapter's player: every listed λ/λ_max is a slider position (a grid point of the path), the start is
+    offered, both losses are, and the grid stays within the frame budget."""
+    box = W.path_demo(ahead=False)
+    specs = {s.name: s for s in plan(box, W.PATH_STATIC["grid"])}
+    assert specs["loss"].values == W.LOSSES
+    fracs = specs["frac"].values
+    assert specs["frac"].values[specs["frac"].default] == W.PATH_DEFAULTS["frac"]
+    assert 1.0 in fracs and min(fracs) == pytest.approx(W.PATH_LIMITS["frac"][0])
+    grid = W.path_fractions()
+    assert all(np.min(np.abs(np.log10(grid / f))) < 1e-9 for f in fracs)
+    assert np.isclose(fracs, grid[1]).any()                       # the first point below λ_max (the question's)
+    assert 10 <= len(fracs) * len(W.LOSSES) <= 40
+
+
+def test_path_player_draws_the_live_frames():
+    player = W.path_player(grid=dict(frac=(0.1, 1.0)), name="t")
+    assert player.n_frames == 4 and len({f["sha"] for f in player.frames.values()}) == 4
+    assert "at λ = 0.1 λmax" in player.frames[player.key(frac=0.1, loss="logistic")]["alt"]
+    html = player.html()
+    # every frame in the manifest, and the first one also as the image shown before the script runs
+    assert 'data-l1lab-player="t"' in html and html.count("data:image/png;base64") == player.n_frames + 1
 
 
 def test_every_slider_position_is_a_grid_point_and_moves_only_redraw(monkeypatch):

@@ -20,7 +20,9 @@ The demo, the regularization path, has the three layers of every demo of the boo
 * :func:`path_figure`: the coefficients of w*(λ) along the path with the current λ marked, and ||w*(λ)||_0;
 * :func:`path_demo`: a log slider for λ/λ_max whose positions are the grid's points, and a loss dropdown, wired
   by :func:`l1lab.book.controls.wire`.  The first display computes the path of both losses (a few seconds),
-  so that every later move, of λ or of the loss, only redraws.
+  so that every later move, of λ or of the loss, only redraws;
+* :func:`path_player`: the same widget precomputed over the grid :data:`PATH_STATIC` by
+  :func:`l1lab.book.static.static_player`, which works in the HTML book without a kernel.
 """
 from __future__ import annotations
 
@@ -37,11 +39,12 @@ from ..problem import Problem
 from ..solvers import reference_solution
 from .controls import check_choice, check_range, log_slider, wire
 from .live import figure_axes
+from .static import static_player
 
 __all__ = [
     "LOSSES", "PATH_DATA", "PATH_DECADES", "PATH_DEFAULTS", "PATH_LIMITS", "PATH_PER_DECADE", "PathData",
     "balls_figure", "balls_minimizers", "logistic_rho_tight", "loss_suprema", "losses_figure", "make_path_problem",
-    "path_data", "path_demo", "path_figure", "path_fractions", "soft_threshold_figure",
+    "PATH_STATIC", "path_data", "path_demo", "path_figure", "path_fractions", "path_player", "soft_threshold_figure",
 ]
 
 LOSSES = ("squared", "logistic")
@@ -53,6 +56,11 @@ PATH_PER_DECADE, PATH_DECADES = 16, 3
 PATH_DEFAULTS = dict(frac=0.1, loss="squared")
 #: the range of the λ/λ_max slider
 PATH_LIMITS = dict(frac=(10.0 ** -PATH_DECADES, 1.0))
+#: the static player: both losses (the cheap control), and 10 of the 49 positions of λ/λ_max: every half decade
+#: from 10^-3 to λ_max, the quarter decades near λ_max (where the true features enter) and the grid's first point
+#: below λ_max, 10^(-1/16), where the lecture's question looks (every position would be 98 frames)
+PATH_STATIC = dict(grid=dict(frac=tuple(10.0 ** (-k / PATH_PER_DECADE) for k in (0, 1, 4, 8, 12, 16, 24, 32, 40, 48))),
+                   name="l1-path")
 
 
 # ---------------------------------------------------------------------------------------------- the losses
@@ -363,3 +371,9 @@ def path_demo(ahead=True, **defaults):
         for loss in LOSSES:
             path_data(loss, **PATH_DATA)
     return wire(controls, path_figure, [["frac", "loss"]])
+
+
+def path_player(**static):
+    """The demo for the HTML book: the live widget (:func:`path_demo`) precomputed over :data:`PATH_STATIC`
+    (``static`` overrides its entries) by :func:`l1lab.book.static.static_player`."""
+    return static_player(path_demo(ahead=False), **dict(PATH_STATIC, **static))
