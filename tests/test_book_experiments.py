@@ -20,6 +20,7 @@ from matplotlib.text import Text  # noqa: E402
 
 from l1lab.book import experiments as W  # noqa: E402
 from l1lab.book.live import png_bytes  # noqa: E402
+from l1lab.book.static import plan  # noqa: E402
 from l1lab.book.style import style_problems  # noqa: E402
 from l1lab.data.real import PAPER_DATASETS, offline_standin  # noqa: E402
 from l1lab.experiments import Sweep, SweepRecord, SweepTask  # noqa: E402
@@ -194,6 +195,22 @@ def test_demo_widget(tiny):
     c["dataset"].value = "magic04s"                                 # the sliders jump to the new choice
     assert c["eta_smidas"].value == tiny.eta("magic04s", "smidas", 1e-2)
     assert c["eta_truncgrad"].value == tiny.eta("magic04s", "truncgrad", 1e-2)
+
+
+def test_experiment_player_offers_the_chosen_steps_and_their_neighbours(tiny):
+    """The chapter's player on the tiny sweep: DUKE at lambda = 1e-2, each step size at the chosen value and its
+    grid neighbours (the chosen one is the start), the data set and lambda shown but fixed."""
+    specs = {s.name: s for s in plan(W.experiment_demo("duke", 1e-2, data=tiny), W.EXPERIMENT_STATIC["grid"])}
+    assert specs["dataset"].values == ("duke",) and specs["lam"].values == (1e-2,)
+    player = W.experiment_player(data=tiny, grid=dict(dataset=("duke",), lam=(1e-2,), eta_truncgrad=(
+        tiny.eta("duke", "truncgrad", 1e-2),)), name="t")
+    smidas = next(c for c in player.controls if c.name == "eta_smidas")
+    chosen = tiny.eta("duke", "smidas", 1e-2)
+    k = GRID.index(chosen)
+    assert smidas.values == GRID[max(k - 1, 0):k + 2] and smidas.values[smidas.default] == chosen
+    assert player.n_frames == len(smidas.values) and len({f["sha"] for f in player.frames.values()}) == player.n_frames
+    html = player.html()
+    assert 'data-l1lab-player="t"' in html and "l1lab-player-data" in html and "(chosen)" in html
 
 
 def test_demo_draws_once_per_move_in_place(tiny, monkeypatch):

@@ -12,6 +12,9 @@ Same three layers as :mod:`l1lab.book.scd`: cached *data* (the sweep), *figure* 
   disk by :func:`l1lab.experiments.run_sweep`, so a rebuild reruns nothing;
 * :func:`experiment_figure` / :func:`experiment_demo` -- the paper's Figures 1-8: the regularized objective and
   the l0 norm of the iterate against data accesses, with the data set actually used named on the figure;
+* :func:`experiment_player` -- the demo precomputed by :func:`l1lab.book.static.static_player` over
+  :data:`EXPERIMENT_STATIC` (one figure, the step sizes around the chosen ones), for the HTML book without a
+  kernel;
 * :func:`eta_figure` -- the final objective against the step size for SMIDAS and TruncGrad, with the chosen step
   size and the paper's Table 1;
 * :func:`figure_stats`, :data:`CLAIMS`, :func:`evaluate_claims`, :func:`claims_markdown`,
@@ -69,13 +72,15 @@ from . import style as _style
 from .controls import check_choice, check_range, wire
 from .live import figure_axes
 from .plotting import plot_objective_and_nnz
+from .static import static_player
 
 __all__ = [
     "ALGORITHM_COLORS", "CLAIMS", "CRITERIA", "Claim", "ClaimResult", "EXPERIMENT_DEFAULTS", "EXPERIMENT_LIMITS",
-    "ExperimentData", "FIGURES", "FigureStats", "MIN_FONT", "SOLVER_NAMES", "claims_markdown", "cyclic_sweep",
-    "data_note", "effective_markdown", "effective_nnz", "eta_figure", "eta_markdown", "evaluate_claims",
-    "experiment_data", "experiment_demo", "experiment_figure", "figure_stats", "format_claims", "lecture_markdown",
-    "lecture_numbers", "optimum_markdown", "overview_figure", "paper_datasets", "prepare_dataset",
+    "EXPERIMENT_STATIC", "ExperimentData", "FIGURES", "FigureStats", "MIN_FONT", "SOLVER_NAMES", "claims_markdown",
+    "cyclic_sweep", "data_note", "effective_markdown", "effective_nnz", "eta_figure", "eta_markdown",
+    "evaluate_claims", "experiment_data", "experiment_demo", "experiment_figure", "experiment_player", "figure_stats",
+    "format_claims", "lecture_markdown", "lecture_numbers", "optimum_markdown", "overview_figure", "paper_datasets",
+    "prepare_dataset",
 ]
 
 #: The paper's figure number of each (data set, lambda).
@@ -92,6 +97,14 @@ ALGORITHM_COLORS = {name: _style.ALGORITHM_COLORS[name] for name in ("SCD", "GCD
 EXPERIMENT_DEFAULTS = dict(epochs=30.0, n_seeds=3, n_checkpoints=30, etas=PAPER_ETA_GRID)
 #: Ranges the figure functions and the demo accept (a larger budget is a job for run_sweep itself).
 EXPERIMENT_LIMITS = dict(epochs=(0.05, 100.0), n_seeds=(1, 5), n_checkpoints=(4, 60))
+#: The static player of the demo: the figure the chapter's question is about (DUKE, lambda = 1e-2, the paper's
+#: Figure 5; the live demo starts there too), and for each of SMIDAS and TruncGrad the chosen step size and
+#: ``eta_neighbours`` grid values on each side of it (the step sizes depend on the sweep, so the player reads
+#: them from the demo's sliders; ``grid`` may list them).  The data set and lambda stay fixed: the live widget
+#: resets both step sizes to the chosen ones when they move, which a precomputed grid cannot follow, and every
+#: other step size runs its seeds on demand.
+EXPERIMENT_STATIC = dict(dataset="duke", lam=1e-2, eta_neighbours=1, grid=dict(dataset=("duke",), lam=(1e-2,)),
+                         name="experiments-runs")
 
 #: Thresholds of the claim criteria (see the module docstring).
 CRITERIA = dict(tie=0.02, much=0.10, target=0.01, early=0.1, sparser=0.9, dense=0.5, almost_dense=0.9, few=0.1)
@@ -1486,3 +1499,20 @@ def experiment_demo(dataset="duke", lam=1e-6, data=None, **budget):
 
     box = wire(controls, figure, [["dataset", "lam"], ["eta_smidas", "eta_truncgrad"]])
     return box
+
+
+def experiment_player(data=None, **static):
+    """The demo for the HTML book: :func:`experiment_demo` on ``data``, started at :data:`EXPERIMENT_STATIC`'s data
+    set and lambda, precomputed by :func:`l1lab.book.static.static_player` over its grid, where each step size
+    the grid does not list offers the chosen one and ``eta_neighbours`` grid values on each side (``static``
+    overrides the entries of :data:`EXPERIMENT_STATIC`)."""
+    opts = dict(EXPERIMENT_STATIC, **static)
+    box = experiment_demo(opts.pop("dataset"), opts.pop("lam"), data=data)
+    k = int(opts.pop("eta_neighbours"))
+    grid = dict(opts.pop("grid"))
+    for name in ("eta_smidas", "eta_truncgrad"):
+        if name not in grid:
+            values = list(box.controls[name].options)
+            at = next(i for i, (_label, v) in enumerate(values) if _same(v, box.controls[name].value))
+            grid[name] = tuple(v for _label, v in values[max(at - k, 0):at + k + 1])
+    return static_player(box, grid, **opts)
