@@ -19,6 +19,7 @@ from matplotlib.figure import Figure  # noqa: E402
 
 from l1lab import Problem  # noqa: E402
 from l1lab.book import pgs as W  # noqa: E402
+from l1lab.book.static import plan, static_player  # noqa: E402
 from l1lab.data import make_classification  # noqa: E402
 from l1lab.data.pgs import direction_error  # noqa: E402
 from l1lab.solvers import pgs  # noqa: E402
@@ -95,19 +96,25 @@ def test_inverse_dependency_on_the_gaussian_toy():
     figure_checks.assert_readable(fig)
 
 
-def test_inverse_largest_settings_sweep_and_widget():
+def test_inverse_largest_settings_widget_and_player():
     lim = W.INVERSE_LIMITS
     data = W.inverse_data(n_max=max(lim["n_max"]), sigma=lim["sigma"][0], target=lim["target"][0], n_runs=5)
     assert data.ns == W.INVERSE_NS and data.pgs_median.shape == (3, len(W.INVERSE_MS))
     assert np.isinf(data.pgs_median[2, 0])       # n = 40, m = 1000: out of reach
     avg = W.inverse_runs(10, 100_000, n_runs=5, output="average")
     assert avg.output == "average" and np.all(np.isfinite(avg.pgs_needed(0.05)))
-    html = W.inverse_target_sweep(values=(0.05, 0.1), n_max=10, n_runs=5)
-    assert "<script" in html
     box = W.inverse_demo(n_max=10, n_runs=5)
     assert isinstance(box, ipywidgets.VBox)
     assert set(box.controls) == {"n_max", "target", "n_runs"}
     assert box.controls["n_runs"].max == 5 and list(box.controls["n_max"].options) == [10]
+    # the chapter's player: its targets are positions of the live slider, every largest n is offered
+    grid = W.INVERSE_STATIC["grid"]
+    specs = {s.name: s for s in plan(box, dict(grid, n_runs=(5,)))}
+    assert specs["target"].values == pytest.approx(grid["target"]) and specs["n_max"].values == (10,)
+    assert "n_max" not in grid and len(W.INVERSE_NS) * len(grid["target"]) <= 40
+    player = static_player(box, dict(grid, target=(0.05, 0.1), n_runs=(5,)), name="t")
+    assert player.n_frames == 2 and len({f["sha"] for f in player.frames.values()}) == 2
+    assert "≤ 0.1 (Figure 9" in player.frames[player.key(target=0.1)]["alt"]
     for bad in (dict(n=30, m=1000), dict(n=10, m=5000), dict(n=10, m=1000, sigma=1.0),
                 dict(n=10, m=1000, output="random")):
         with pytest.raises(ValueError):
@@ -156,18 +163,26 @@ def test_text_figures_and_table2():
     fig = W.fixed_sigma_figure(level=0.92, n_seeds=1)
     assert len(fig.axes) == 2 and "synthetic stand-in for CCAT" in fig._suptitle.get_text()
     figure_checks.assert_readable(fig)
-    html = W.fixed_sigma_sweep(levels=(0.9, 0.92), n_seeds=1)
-    assert "<script" in html
     rows = W.table2_data(n_seeds=1)
     assert [(r["p"], r["k"]) for r in rows] == list(W.TEXT_CONFIGS)
     for r in rows:
         assert 0.9 < r["pgs_accuracy"] <= r["lbfgs_accuracy"] + 0.01
 
 
-def test_text_widgets_and_range_errors():
+def test_text_widgets_players_and_range_errors():
     box = W.text_demo(n_seeds=1)
     assert set(box.controls) == {"n_seeds"} and box.controls["n_seeds"].max == 1
-    assert set(W.fixed_sigma_demo(n_seeds=1).controls) == {"level", "n_seeds"}
+    assert [len(s.values) for s in plan(box, W.TEXT_STATIC["grid"])] == [1]
+    fixed = W.fixed_sigma_demo(n_seeds=1)
+    assert set(fixed.controls) == {"level", "n_seeds"}
+    # the chapter's player of the second figure: every level (read off the same runs) and every number of seeds
+    player = static_player(fixed, W.FIXED_SIGMA_STATIC["grid"], name="t")
+    assert [c.values for c in player.controls] == [W.TEXT_LEVELS, (1,)]
+    assert player.n_frames == len(W.TEXT_LEVELS) and len({f["sha"] for f in player.frames.values()}) == 4
+    assert "level = 0.93" in player.frames[player.key(level=0.93)]["alt"]
+    html = player.html()
+    assert 'class="l1lab-player-data"' in html and '"name":"t"' in html
+    assert html.count("data:image/png") == 1 + 4      # the first frame, and every frame in the manifest
     with pytest.raises(ValueError, match="range"):
         W.text_data(n_seeds=6)
     with pytest.raises(ValueError, match="level"):
@@ -196,7 +211,10 @@ def test_k_figure_largest_k_and_widget():
     fig = W.k_figure(p=1.8, level=0.92, n_seeds=1)
     assert len(fig.axes) == 4
     figure_checks.assert_readable(fig)
-    assert set(W.k_demo(n_seeds=1).controls) == {"p", "level", "n_seeds"}
+    box = W.k_demo(n_seeds=1)
+    assert set(box.controls) == {"p", "level", "n_seeds"}
+    # the chapter's player offers every position: both p, every level, every number of seeds the widget has
+    assert [len(s.values) for s in plan(box, W.K_STATIC["grid"])] == [2, len(W.TEXT_LEVELS), 1]
     with pytest.raises(ValueError, match="p must"):
         W.k_data(p=1.5)
     with pytest.raises(ValueError, match="k must"):
@@ -220,7 +238,7 @@ def test_bounds_hold_at_the_defaults():
     figure_checks.assert_readable(fig)
 
 
-def test_bounds_largest_settings_sweep_and_widget():
+def test_bounds_largest_settings_widget_and_player():
     lim = W.BOUNDS_LIMITS
     data = W.bounds_data(loss="squared", p=lim["p"][0], sigma=lim["sigma"][0], n_seeds=lim["n_seeds"][1],
                          delta=lim["delta"][0])
@@ -231,10 +249,17 @@ def test_bounds_largest_settings_sweep_and_widget():
     assert np.all(data.regret <= data.lemma1 * (1 + 1e-9))
     hinge = W.bounds_data(loss="hinge", n_seeds=5)
     assert np.all(hinge.regret <= hinge.lemma1 * (1 + 1e-9))
-    html = W.bounds_sigma_sweep(values=(0.1, 1.0), n_seeds=5)
-    assert "<script" in html
     box = W.bounds_demo(n_seeds=5)
     assert set(box.controls) == {"loss", "p", "sigma", "n_seeds", "delta"}
+    # the chapter's player: sigma from 0.01 to 1 (slider positions and the start), the widget's start elsewhere
+    grid = W.BOUNDS_STATIC["grid"]
+    specs = {s.name: s for s in plan(box, dict(grid, n_seeds=(5,)))}
+    assert specs["sigma"].values == pytest.approx(grid["sigma"])
+    assert specs["sigma"].values[specs["sigma"].default] == W.BOUNDS_DEFAULTS["sigma"]
+    assert specs["loss"].values == ("logistic", "squared") and len(grid["loss"]) * len(grid["sigma"]) <= 40
+    player = static_player(box, dict(grid, sigma=(0.05, 1.0), n_seeds=(5,), loss=("logistic",)), name="t")
+    assert player.n_frames == 2 and len({f["sha"] for f in player.frames.values()}) == 2
+    assert "σ = 1, m = 200" in player.frames[player.key(sigma=1.0)]["alt"]
     with pytest.raises(ValueError, match="range"):
         W.bounds_data(p=1.0)
     with pytest.raises(ValueError, match="loss"):

@@ -6,16 +6,20 @@ Same three layers as :mod:`l1lab.book.scd`: a cached *data* function, a *figure*
 
 * :func:`theorem2_figure` -- Figure 4 of the paper: the iterations Theorem 2 asks for a fixed generalization
   error, as a function of m, and the three terms of the bound (20) along the way;
-* :func:`inverse_runs`, :func:`inverse_data` / :func:`inverse_figure` / :func:`inverse_target_sweep` /
-  :func:`inverse_demo` -- Figure 9: two Gaussian classes in n = 10, 20, 40 dimensions, the iterations PGS
-  (p = 2, logistic) needs to bring the direction error below a target as m grows, beside L-BFGS;
+* :func:`inverse_runs`, :func:`inverse_data` / :func:`inverse_figure` / :func:`inverse_demo` -- Figure 9: two
+  Gaussian classes in n = 10, 20, 40 dimensions, the iterations PGS (p = 2, logistic) needs to bring the direction
+  error below a target as m grows, beside L-BFGS;
 * :func:`text_sets`, :func:`text_runs`, :func:`text_data` / :func:`text_figure` / :func:`text_demo` and
   :func:`table2_data` -- Figures 5-8 and Table II on the synthetic stand-in for CCAT: seconds and iterations to
   fixed test-accuracy levels against m, for p = 2 (k = 1) and p = 1.8 (k = 300), sigma tuned per m;
 * :func:`k_data` / :func:`k_figure` / :func:`k_demo` -- Section VII: the mini-batch size k, with the running
   norm of l1lab and with Figure 2's O(n) norm (``exact_norm=True``);
-* :func:`bounds_data` / :func:`bounds_figure` / :func:`bounds_sigma_sweep` / :func:`bounds_demo` -- Theorem 1
-  and Lemma 1 / Corollary 1 against PGS, bands over seeds;
+* :func:`bounds_data` / :func:`bounds_figure` / :func:`bounds_demo` -- Theorem 1 and Lemma 1 / Corollary 1
+  against PGS, bands over seeds;
+* the *static players* (:func:`inverse_player`, :func:`text_player`, :func:`fixed_sigma_player`,
+  :func:`k_player`, :func:`bounds_player`): each live widget precomputed over its grid (:data:`INVERSE_STATIC`,
+  :data:`TEXT_STATIC`, :data:`FIXED_SIGMA_STATIC`, :data:`K_STATIC`, :data:`BOUNDS_STATIC`) by
+  :func:`l1lab.book.static.static_player`, which works in the HTML book without a kernel;
 * :func:`pgs_path` (every iterate of a run, for the lectures' own implementations) and the numbers the two
   lectures glue about their claims and the paper's slips (:func:`strong_convexity_ratios`, :func:`radius_check`,
   :func:`conjugate_check`, :func:`first_round_regrets`, :func:`played_vs_next`, :func:`sample_minimum_means`,
@@ -63,16 +67,17 @@ from ..theory import zhu2009 as zhu
 from ..trace import log_checkpoints
 from .controls import check_choice, check_range, log_slider, wire
 from .live import figure_axes
-from .plotting import scrubbable_sweep
+from .static import static_player
 
 __all__ = [
-    "BOUNDS_DEFAULTS", "BOUNDS_LIMITS", "Curve", "INVERSE_DEFAULTS", "INVERSE_LIMITS", "INVERSE_MS", "INVERSE_NS",
-    "K_DEFAULTS", "K_LIMITS", "K_VALUES", "STAND_IN", "TEXT_CONFIGS", "TEXT_DEFAULTS", "TEXT_LEVELS",
-    "TEXT_LIMITS", "TEXT_MS", "TEXT_SIGMA", "TEXT_SIGMA_GRID", "TEXT_VALIDATION", "bounds_data", "bounds_demo",
-    "bounds_figure", "bounds_problem", "bounds_sigma_sweep", "first_reach", "gaussian_toy", "inverse_data",
-    "inverse_demo", "inverse_figure", "inverse_runs", "inverse_target_sweep", "k_data", "k_demo", "k_figure",
-    "run_until", "step_seconds", "table2_data", "text_data", "text_demo", "text_figure", "text_runs", "text_sets",
-    "theorem2_figure", "tune_text_sigma",
+    "BOUNDS_DEFAULTS", "BOUNDS_LIMITS", "BOUNDS_STATIC", "Curve", "FIXED_SIGMA_STATIC", "INVERSE_DEFAULTS",
+    "INVERSE_LIMITS", "INVERSE_MS", "INVERSE_NS", "INVERSE_STATIC", "K_DEFAULTS", "K_LIMITS", "K_STATIC", "K_VALUES",
+    "STAND_IN", "TEXT_CONFIGS", "TEXT_DEFAULTS", "TEXT_LEVELS", "TEXT_LIMITS", "TEXT_MS", "TEXT_SIGMA",
+    "TEXT_SIGMA_GRID", "TEXT_STATIC", "TEXT_VALIDATION", "bounds_data", "bounds_demo", "bounds_figure",
+    "bounds_player", "bounds_problem", "first_reach", "fixed_sigma_player", "gaussian_toy", "inverse_data",
+    "inverse_demo", "inverse_figure", "inverse_player", "inverse_runs", "k_data", "k_demo", "k_figure", "k_player",
+    "run_until", "step_seconds", "table2_data", "text_data", "text_demo", "text_figure", "text_player", "text_runs",
+    "text_sets", "theorem2_figure", "tune_text_sigma",
     "pgs_path", "strong_convexity_ratios", "radius_check", "conjugate_check", "first_round_regrets",
     "printed_corollary1_from", "played_vs_next", "sample_minimum_means", "theorem2_factor_check",
     "norm_implementations", "condition_bias",
@@ -307,6 +312,10 @@ INVERSE_CHECKPOINTS = 100
 INVERSE_DEFAULTS = dict(n_max=40, sigma=1e-2, target=0.05, n_runs=25, output="last")
 INVERSE_LIMITS = dict(n_max=INVERSE_NS, sigma=(1e-3, 1e-1), target=(0.04, 0.1), n_runs=(5, 50),
                       output=("last", "average"))
+#: the static player of demo (a): every largest n, four targets from the strictest to the loosest (the chapter's
+#: question moves it from 0.1 to 0.04); the 25 runs of the live widget's start (every frame is a lookup in the
+#: runs the widget computes when it is built)
+INVERSE_STATIC = dict(grid=dict(target=(0.04, 0.05, 0.07, 0.1), n_runs=(25,)), name="pgs-inverse")
 
 
 @lru_cache(maxsize=3)
@@ -551,30 +560,6 @@ def inverse_figure(n_max=40, sigma=1e-2, target=0.05, n_runs=25, output="last", 
     return fig
 
 
-def inverse_target_sweep(values=(0.04, 0.05, 0.07, 0.1), n_max=40, sigma=1e-2, n_runs=25, output="last",
-                         data_seed=0, dpi=72) -> str:
-    """Demo (a) swept over the target as a scrubbable HTML player (shared axes); the runs are computed once."""
-    values = [float(v) for v in values]
-    if not values:
-        raise ValueError("values is empty: a sweep needs at least one frame")
-    datas = [inverse_data(n_max, sigma, v, n_runs, output, data_seed) for v in values]
-    it_lo = min(float(np.nanmin(np.where(np.isfinite(d.pgs_q25), d.pgs_q25, np.nan))) for d in datas)
-    acc = [np.concatenate([(d.pgs_median * np.array(d.ns)[:, None]).ravel(), d.lbfgs_accesses.ravel()])
-           for d in datas]
-    acc = np.concatenate(acc)
-    acc = acc[np.isfinite(acc)]
-    hat = datas[0].hat_error
-    ylims = ((0.5 * it_lo, 16 * INVERSE_T_MAX), (0.5 * acc.min(), 16 * acc.max()),
-             (0.5 * min(hat.min(), min(values)), 2 * max(hat.max(), max(values))))
-
-    def frame(fig, d):
-        fig.set_layout_engine("constrained")
-        draw_inverse(fig.subplots(1, 3), d, ylims=ylims)
-        fig.suptitle(f"Gaussian toy: target {d.target:g} (drag the slider)", fontsize=11)
-
-    return scrubbable_sweep(frame, datas, figsize=(14.0, 4.6), dpi=dpi, name="pgs_inverse_target")
-
-
 def inverse_demo(**defaults):
     """Live demo (a): the largest n, the target and the number of runs, redrawing :func:`inverse_figure` for
     the ``sigma`` and ``output`` given here (keywords; default INVERSE_DEFAULTS).  The runs are computed when the
@@ -603,6 +588,12 @@ def inverse_demo(**defaults):
     )
     return wire(controls, partial(inverse_figure, sigma=sigma, output=output),
                 [["n_max", "target", "n_runs"]])
+
+
+def inverse_player(**static):
+    """Demo (a) for the HTML book: the live widget (:func:`inverse_demo`) precomputed over :data:`INVERSE_STATIC`
+    (``static`` overrides its entries) by :func:`l1lab.book.static.static_player`."""
+    return static_player(inverse_demo(), **dict(INVERSE_STATIC, **static))
 
 
 # ----------------------------------------------------------------------------------------------- demo (b)
@@ -641,6 +632,10 @@ FIXED_SIGMAS = (3e-4, 1e-4, 3e-5, 1e-5)
 TEXT_DEFAULTS = dict(n_seeds=3)
 TEXT_LIMITS = dict(n_seeds=(1, 5), level=TEXT_LEVELS)
 FIXED_DEFAULTS = dict(level=0.92, n_seeds=3)
+#: the static players of demo (b): every position of every control (the seeds, the level), since fewer seeds are
+#: the first of the runs the widget computes when it is built and a level is read off the same runs
+TEXT_STATIC = dict(grid=dict(), name="pgs-text")
+FIXED_SIGMA_STATIC = dict(grid=dict(), name="pgs-fixed-sigma")
 
 
 def text_iterations(k):
@@ -866,6 +861,11 @@ def text_demo(**defaults):
     return wire(controls, text_figure, [["n_seeds"]])
 
 
+def text_player(**static):
+    """Demo (b) for the HTML book: :func:`text_demo` precomputed over :data:`TEXT_STATIC`."""
+    return static_player(text_demo(), **dict(TEXT_STATIC, **static))
+
+
 @dataclass(frozen=True)
 class FixedSigmaData:
     """The second figure of demo (b) (p = 2, k = 1): the median iterations and seconds to ``level`` against m
@@ -951,24 +951,6 @@ def fixed_sigma_figure(level=0.92, n_seeds=3, figsize=(8.0, 7.6), fig=None) -> F
     return fig
 
 
-def fixed_sigma_sweep(levels=TEXT_LEVELS, n_seeds=3, dpi=72) -> str:
-    """:func:`draw_fixed_sigma` for every level as a scrubbable HTML player (shared axes)."""
-    levels = list(levels)
-    if not levels:
-        raise ValueError("levels is empty: a sweep needs at least one frame")
-    datas = [fixed_sigma_data(lev, n_seeds) for lev in levels]
-    vals = np.concatenate([np.concatenate([d.iterations.ravel(), d.tuned_iterations]) for d in datas])
-    vals = vals[np.isfinite(vals)]
-    ylim = (0.5 * vals.min(), 2 * vals.max())
-
-    def frame(fig, d):
-        fig.set_layout_engine("constrained")
-        draw_fixed_sigma(fig.subplots(1, 2), d, ylim=ylim)
-        fig.suptitle(f"{STAND_IN}: level {100 * d.level:g} %", fontsize=9)
-
-    return scrubbable_sweep(frame, datas, figsize=(12.0, 4.6), dpi=dpi, name="pgs_fixed_sigma_level")
-
-
 def fixed_sigma_demo(**defaults):
     """Live version of :func:`fixed_sigma_figure`: the level and the number of seeds, from 1 to ``n_seeds``
     (default FIXED_DEFAULTS).  The runs of ``n_seeds`` seeds are computed when the widget is built (nothing if
@@ -988,6 +970,12 @@ def fixed_sigma_demo(**defaults):
                                   continuous_update=False),
     )
     return wire(controls, fixed_sigma_figure, [["level", "n_seeds"]])
+
+
+def fixed_sigma_player(**static):
+    """The second figure of demo (b) for the HTML book: :func:`fixed_sigma_demo` precomputed over
+    :data:`FIXED_SIGMA_STATIC`."""
+    return static_player(fixed_sigma_demo(), **dict(FIXED_SIGMA_STATIC, **static))
 
 
 def table2_data(m=100_000, n_seeds=3):
@@ -1018,6 +1006,9 @@ K_VALUES = (1, 3, 10, 30, 100, 300, 1000)
 K_M = 100_000
 K_DEFAULTS = dict(p=1.8, level=0.92, n_seeds=3)
 K_LIMITS = dict(p=(2.0, 1.8), level=TEXT_LEVELS, n_seeds=(1, 5))
+#: the static player of demo (c): every position of every control (p, the level, the seeds), all of them lookups
+#: in what the widget computes when it is built
+K_STATIC = dict(grid=dict(), name="pgs-k")
 
 
 #: the examples a timing run of Figure 2's norm reads before it is timed (see :func:`step_seconds`)
@@ -1197,12 +1188,23 @@ def k_demo(**defaults):
     return wire(controls, k_figure, [["p", "level", "n_seeds"]])
 
 
+def k_player(**static):
+    """Demo (c) for the HTML book: :func:`k_demo` precomputed over :data:`K_STATIC`."""
+    return static_player(k_demo(), **dict(K_STATIC, **static))
+
+
 # ----------------------------------------------------------------------------------------------- demo (d)
 #: demo (d): Theorem 1 and Lemma 1 against PGS on a small problem (m = 200, n = 10, as in tests/test_theory_zhu.py)
 BOUNDS_DEFAULTS = dict(loss="logistic", p=2.0, sigma=0.05, n_seeds=20, delta=0.1)
 BOUNDS_LIMITS = dict(loss=("logistic", "hinge", "squared"), p=(1.2, 2.0), sigma=(0.01, 1.0), n_seeds=(5, 40),
                      delta=(0.05, 0.5))
 BOUNDS_T = 3_000
+#: the static player of demo (d): sigma over the slider's range, from 0.01 to 1 (half-decades and the start 0.05),
+#: for the logistic and the squared loss; the hinge loss (whose L-BFGS solves take several seconds per sigma
+#: below 0.3), p, the seeds and delta at the live widget's start
+BOUNDS_STATIC = dict(grid=dict(loss=("logistic", "squared"), p=(2.0,),
+                               sigma=(0.01, 10 ** -1.5, 0.05, 0.1, 10 ** -0.5, 1.0), n_seeds=(20,), delta=(0.1,)),
+                     name="pgs-bounds")
 #: horizons of the regret panel and the seeds it uses (each horizon needs the minimum of sum_t c_t)
 REGRET_TS = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000)
 REGRET_SEEDS = 5
@@ -1423,27 +1425,6 @@ def bounds_figure(loss="logistic", p=2.0, sigma=0.05, n_seeds=20, delta=0.1, fig
     return fig
 
 
-def bounds_sigma_sweep(values=(0.01, 0.03, 0.1, 0.3, 1.0), loss="logistic", p=2.0, n_seeds=20, delta=0.1,
-                       dpi=72) -> str:
-    """Demo (d) swept over sigma as a scrubbable HTML player (shared axes): the bounds scale like 1/sigma."""
-    values = [float(v) for v in values]
-    if not values:
-        raise ValueError("values is empty: a sweep needs at least one frame")
-    datas = [bounds_data(loss, p, v, n_seeds, delta) for v in values]
-    lo0 = min(max(float(np.min(d.gaps[d.gaps > 0])) if (d.gaps > 0).any() else 1e-10, 1e-10) for d in datas)
-    hi0 = max(float(np.max(d.theorem1_delta)) for d in datas)
-    lo1 = min(max(float(np.min(d.regret[d.regret > 0])), 1e-10) for d in datas)
-    hi1 = max(float(np.max(d.corollary1)) for d in datas)
-    ylims = ((0.5 * lo0, 2 * hi0), (0.5 * lo1, 2 * hi1))
-
-    def frame(fig, d):
-        fig.set_layout_engine("constrained")
-        draw_bounds(fig.subplots(1, 2), d, ylims=ylims)
-        fig.suptitle(_bounds_title(d), fontsize=10)
-
-    return scrubbable_sweep(frame, datas, figsize=(12.0, 4.6), dpi=dpi, name="pgs_bounds_sigma")
-
-
 def bounds_demo(**defaults):
     """Live demo (d): the loss, p, sigma (log scale), the number of seeds and delta, redrawing
     :func:`bounds_figure`.  Delta and fewer seeds only redraw; more seeds run the new ones; a new loss, p or
@@ -1471,6 +1452,11 @@ def bounds_demo(**defaults):
                                   description="δ", continuous_update=False),
     )
     return wire(controls, bounds_figure, [["loss", "p", "sigma"], ["n_seeds", "delta"]])
+
+
+def bounds_player(**static):
+    """Demo (d) for the HTML book: :func:`bounds_demo` precomputed over :data:`BOUNDS_STATIC`."""
+    return static_player(bounds_demo(), **dict(BOUNDS_STATIC, **static))
 
 
 # ----------------------------------------------------------------------------------------------- the lectures' checks
