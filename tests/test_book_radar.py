@@ -7,6 +7,7 @@ the defaults (d = 2000 with 5 trials, the paper's d = 40 000) run in the chapter
 (``pytest --nbval-lax chapters/radar.ipynb``).
 """
 import math
+from types import SimpleNamespace
 
 import matplotlib
 
@@ -18,6 +19,7 @@ from matplotlib.figure import Figure  # noqa: E402
 
 from l1lab.book import radar as W  # noqa: E402
 from l1lab.book.live import png_bytes  # noqa: E402
+from l1lab.book.static import encode_frame, plan, static_player  # noqa: E402
 from l1lab.data import radar as rd  # noqa: E402
 from l1lab.solvers import dual_averaging as da  # noqa: E402
 from l1lab.theory import agarwal2012 as th  # noqa: E402
@@ -118,16 +120,45 @@ def test_figure1_largest_live_settings_and_radar_wins_at_d_5000():
     assert len(fig.axes) == 2
 
 
-def test_figure1_sweeps():
-    html = W.figure1a_sweep(ds=(100, 200), T=2_000, n_trials=2)
-    assert "<script" in html and "animation" in html.lower()
-    assert html == W.figure1a_sweep(ds=(100, 200), T=2_000, n_trials=2)      # deterministic element ids
-    html = W.figure1b_sweep(const_epochs=(2, 5), d=100, T=2_000, n_trials=1)
-    assert "<script" in html
-    with pytest.raises(ValueError, match="empty"):
-        W.figure1a_sweep(ds=())
-    with pytest.raises(ValueError, match="empty"):
-        W.figure1b_sweep(const_epochs=())
+@pytest.mark.parametrize("demo,static", [("figure1a_demo", "FIGURE1A_STATIC"), ("figure1b_demo", "FIGURE1B_STATIC"),
+                                          ("weak_sparsity_demo", "WEAK_STATIC")])
+def test_static_grids_fit_the_live_widgets(monkeypatch, demo, static):
+    """The chapters' players: every listed value is a position of the live widget at its real start (the widget
+    is built without its first draw), the start is offered, the cheap controls offer all their positions, and the
+    grid stays within the frame budget."""
+    monkeypatch.setattr(W, "wire", lambda controls, show, rows: SimpleNamespace(controls=controls, live=show))
+    box = getattr(W, demo)(ahead=False)
+    grid = getattr(W, static)["grid"]
+    specs = plan(box, grid)
+    for spec in specs:
+        assert spec.values[spec.default] == box.controls[spec.name].value
+        if spec.name not in grid:
+            assert len(spec.values) == spec.options
+    assert 5 <= np.prod([len(s.values) for s in specs]) <= 40
+    assert getattr(W, static)["name"].startswith("radar-")
+
+
+@pytest.mark.parametrize("demo,small,grid,n", [
+    ("figure1a_demo", dict(d=100, T=2_000, n_trials=1), dict(d=(100, 200), T=(2_000,), n_trials=(1,)), 2),
+    ("figure1b_demo", dict(d=100, T=2_000, n_trials=1),
+     dict(d=(100,), T=(2_000,), n_trials=(1,), const_epochs=(3, 8), const_lam=(W.CONST_LAM, 0.05 * 10 ** 1.3)), 4),
+    ("weak_sparsity_demo", dict(d=200, T=5_000, n_trials=1),
+     dict(highlight=(0.0, 0.5), d=(200,), T=(5_000,), n_trials=(1,)), 2),
+])
+def test_players_draw_the_live_figures_and_run_only_what_they_show(monkeypatch, demo, small, grid, n):
+    """A small grid of each demo: distinct frames, each the PNG the live widget draws for its setting, and without
+    the runs a live widget prepares ahead (other horizons, the other d)."""
+    monkeypatch.setattr(W, "_CACHE", {})
+    runs = _count_runs(monkeypatch)
+    player = static_player(getattr(W, demo)(ahead=False, **small), grid, name="t")
+    assert player.n_frames == n and len({f["sha"] for f in player.frames.values()}) == n
+    assert {job[1] for job in runs} == set(grid["d"])
+    assert {job[2] for job in runs} <= ({small["T"]} | set(W.weak_horizons(small["T"])))
+    key = max(player.frames)
+    setting = {c.name: c.values[i] for c, i in zip(player.controls, key)}
+    box = getattr(W, demo)(ahead=False, **small)
+    assert player.frames[key]["png"] == encode_frame(box.live.render(**setting))
+    assert '"name":"t"' in player.html()
 
 
 def test_figure1_range_errors():
@@ -184,8 +215,6 @@ def test_weak_sparsity_small_and_largest_settings():
     assert data.s_used[0].tolist() == [6] * 5 and np.all(np.diff(data.s_used[1]) > 0)
     fig = W.weak_sparsity_figure(qs=(0.0, 1.0), d=200, T=5_000, n_trials=1)
     assert isinstance(fig, Figure) and len(fig.axes) == 2
-    html = W.weak_sparsity_sweep(qs=(0.0, 1.0), d=200, T=5_000, n_trials=1)
-    assert "<script" in html
     lim = W.WEAK_LIMITS
     fig = W.weak_sparsity_figure(highlight=0.35, d=max(lim["d"]), T=max(lim["T"]), n_trials=1, live=True)
     assert len(fig.axes) == 2

@@ -7,15 +7,18 @@ Same three layers as :mod:`l1lab.book.scd`: a cached *data* function, a *figure*
 
 * :func:`figure1_data` -- runs of RADAR, RDA, SGD, EDA and RADAR-CONST on the paper's least-squares simulation,
   one trial per seed (a fresh theta* and a fresh stream of samples);
-* :func:`figure1a_figure` / :func:`figure1a_sweep` / :func:`figure1a_demo` -- Figure 1(a): RADAR against RDA and
-  SGD, ||theta_t - theta*||_2^2 against t on log-log axes (and, below, on the paper's linear axes), with the fitted
-  log-log slopes; the sweep and the widget vary d;
-* :func:`figure1b_figure` / :func:`figure1b_sweep` / :func:`figure1b_demo` -- Figure 1(b): RADAR against EDA
-  (fixed lambda) and RADAR-CONST (constant epochs), with the regularization lambda of each epoch; the sweep
-  varies the number of RADAR-CONST's epochs;
-* :func:`weak_sparsity_data` / :func:`weak_sparsity_figure` / :func:`weak_sparsity_sweep` /
-  :func:`weak_sparsity_demo` -- Corollary 1's trade-off: theta* on the boundary of an l_q ball, q from 0 to 1,
-  the fitted rate exponent against Corollary 1's -(2 - q)/2.
+* :func:`figure1a_figure` / :func:`figure1a_demo` -- Figure 1(a): RADAR against RDA and SGD, ||theta_t - theta*||_2^2
+  against t on log-log axes (and, below, on the paper's linear axes), with the fitted log-log slopes;
+* :func:`figure1b_figure` / :func:`figure1b_demo` -- Figure 1(b): RADAR against EDA (fixed lambda) and RADAR-CONST
+  (constant epochs), with the regularization lambda of each epoch;
+* :func:`weak_sparsity_data` / :func:`weak_sparsity_figure` / :func:`weak_sparsity_demo` -- Corollary 1's
+  trade-off: theta* on the boundary of an l_q ball, q from 0 to 1, the fitted rate exponent against Corollary 1's
+  -(2 - q)/2;
+* the *static players* (:func:`figure1a_player`, :func:`figure1b_player`, :func:`weak_sparsity_player`): each
+  widget precomputed over the grid :data:`FIGURE1A_STATIC`, :data:`FIGURE1B_STATIC` or :data:`WEAK_STATIC` by
+  :func:`l1lab.book.static.static_player`, which works in the HTML book without a kernel.  The grids reuse the runs
+  the chapters compute for their figures and glued numbers, and the players draw with ``ahead=False`` (only the
+  runs a frame shows, not the other horizons or dimensions a live widget prepares).
 
 The data (:func:`l1lab.data.radar.make_stream`): x ~ Unif[-1, 1]^d, y = <theta*, x> + w,
 w ~ N(0, 1/2), theta* with s = ceil(log d) entries +-1/sqrt(2) on a random support (trial k: seed k for theta*
@@ -46,16 +49,17 @@ from ..theory import agarwal2012 as th
 from . import style as _style
 from .controls import check_choice, check_range, log_slider, wire
 from .live import figure_axes
-from .plotting import scrubbable_sweep
+from .static import static_player
 
 __all__ = [
     "ALGORITHM_COLORS", "C1", "CONST_LAM", "FIGSIZE", "capped_power_theta", "corollary1_s", "weak_horizons",
-    "FIGURE1A", "FIGURE1B", "FIGURE1_DEFAULTS", "FIGURE1_LIMITS", "FIGURE1B_DEFAULTS", "FIGURE1B_LIMITS", "METHODS",
-    "N_CHECKPOINTS", "OMEGA", "RDA_BETA", "WEAK_DEFAULTS", "WEAK_LIMITS", "WEAK_QS", "Curves", "Figure1Data",
-    "TrialRecord", "WeakSparsityData", "const_epoch_length", "default_const_epochs", "draw_figure1a",
-    "draw_figure1b", "draw_weak_sparsity_frame", "example2_constants", "figure1_data", "figure1a_demo",
-    "figure1a_figure", "figure1a_sweep", "figure1b_demo", "figure1b_figure", "figure1b_sweep", "method_settings",
-    "run_trial", "weak_sparsity_data", "weak_sparsity_demo", "weak_sparsity_figure", "weak_sparsity_sweep",
+    "FIGURE1A", "FIGURE1A_STATIC", "FIGURE1B", "FIGURE1B_STATIC", "FIGURE1_DEFAULTS", "FIGURE1_LIMITS",
+    "FIGURE1B_DEFAULTS", "FIGURE1B_LIMITS", "METHODS", "N_CHECKPOINTS", "OMEGA", "RDA_BETA", "WEAK_DEFAULTS",
+    "WEAK_LIMITS", "WEAK_QS", "WEAK_STATIC", "Curves", "Figure1Data", "TrialRecord", "WeakSparsityData",
+    "const_epoch_length", "default_const_epochs", "draw_figure1a", "draw_figure1b", "draw_weak_sparsity_frame",
+    "example2_constants", "figure1_data", "figure1a_demo", "figure1a_figure", "figure1a_player", "figure1b_demo",
+    "figure1b_figure", "figure1b_player", "method_settings", "run_trial", "weak_sparsity_data", "weak_sparsity_demo",
+    "weak_sparsity_figure", "weak_sparsity_player",
 ]
 
 #: the five methods of Section 4 and their colours
@@ -85,10 +89,25 @@ FIGURE1B_DEFAULTS = dict(d=200, T=10_000, n_trials=3, const_epochs=None, const_l
 FIGURE1B_LIMITS = dict(FIGURE1_LIMITS, d=(100, 200, 500, 1_000), n_trials=(1, 3, 1), const_epochs=(2, 40, 1),
                        const_lam=(0.05, 1.0))
 
+#: the static player of Figure 1(a): every d of the slider (where SGD stops keeping up with RADAR); T and the
+#: trials at the live start, the chapter's figure (a shorter T is a new run of every method and trial).  The runs
+#: at d = 200 and 2000 are the chapter's own, the other three d cost about a second.
+FIGURE1A_STATIC = dict(grid=dict(T=(10_000,), n_trials=(5,)), name="radar-fig1a")
+#: the static player of Figure 1(b): the live start (d = 200, T = 10 000, 3 trials), the numbers of RADAR-CONST's
+#: epochs the chapter discusses (3 to 40, its default ceil(log T) = 10 among them) and three factors on lambda_i
+#: (about 0.1, the default 0.2 and about 1, the schedule as printed: slider positions 0.05 * 10^0.3 and
+#: 0.05 * 10^1.3); each frame runs RADAR-CONST's 3 trials at d = 200 (a few hundredths of a second)
+FIGURE1B_STATIC = dict(grid=dict(d=(200,), T=(10_000,), n_trials=(3,), const_epochs=(3, 5, 10, 20, 40),
+                                 const_lam=(0.05 * 10 ** 0.3, CONST_LAM, 0.05 * 10 ** 1.3)), name="radar-fig1b")
+
 #: Corollary 1's trade-off: theta* on the boundary of B_q(R_q) for these q (0: s-sparse)
 WEAK_QS = (0.0, 0.25, 0.5, 0.75, 1.0)
 WEAK_DEFAULTS = dict(d=500, T=20_000, n_trials=5)
 WEAK_LIMITS = dict(q=(0.0, 1.0), d=(200, 500), T=(5_000, 10_000, 20_000), n_trials=(1, 5, 1))
+#: the static player of Corollary 1's demo: every q to highlight (drawing only), the largest T of the live start
+#: and the shortest one (its horizons T/16, ..., T are those of 20 000 but the two shortest, runs of a few hundred
+#: steps); d and the trials at the live start, the chapter's figure (the other d is 125 new runs, a new trial 25)
+WEAK_STATIC = dict(grid=dict(d=(500,), T=(5_000, 20_000), n_trials=(5,)), name="radar-weak")
 
 #: work (seconds per d * T) of a run, for deciding whether to fork: RADAR and its variants, RDA and SGD
 _COST = {"RADAR": 1.3e-8, "EDA": 1.3e-8, "RADAR-CONST": 1.3e-8, "RDA": 0.7e-8, "SGD": 0.7e-8}
@@ -380,12 +399,13 @@ def _check_figure1(d, T, n_trials, limits, live):
 
 
 def figure1_data(d=2_000, T=10_000, n_trials=5, methods=METHODS, const_epochs=None, const_lam=CONST_LAM,
-                 live=False) -> Figure1Data:
+                 live=False, ahead=True) -> Figure1Data:
     """Section 4's simulation: ``n_trials`` trials (seeds 0, 1, ...) of every method of ``methods`` in dimension d
     for T iterations.  Cached per run, so a new number of trials or a new method reuses the others; runs not
     cached are spread over the cores.  ``live=True`` restricts d, T and n_trials to the widgets' ranges and also
     runs every other horizon of the T slider (the same trials; RADAR-CONST excepted), so that the widget answers
-    a move of T from the cache: a new d costs 1.7 times the runs at T = 10 000 instead."""
+    a move of T from the cache: a new d costs 1.7 times the runs at T = 10 000 instead (``ahead=False``: only
+    the runs shown, for a static player)."""
     _check_figure1(d, T, n_trials, FIGURE1_LIMITS, live)
     if live:
         check_range("const_lam", const_lam, FIGURE1B_LIMITS)
@@ -397,11 +417,11 @@ def figure1_data(d=2_000, T=10_000, n_trials=5, methods=METHODS, const_epochs=No
     d, T, n_trials = int(d), int(T), int(n_trials)
     K = default_const_epochs(T) if const_epochs is None else int(const_epochs)
     keys = [_key(m, d, T, 0.0, k, K, const_lam) for m in methods for k in range(n_trials)]
-    ahead = []
-    if live:   # the slider's other horizons too (not RADAR-CONST's, which its own two sliders change)
-        ahead = [_key(m, d, t, 0.0, k, K, const_lam) for m in methods if m != "RADAR-CONST"
-                 for t in FIGURE1_LIMITS["T"] if t != T for k in range(n_trials)]
-    recs = _compute(keys + ahead)[:len(keys)]
+    others = []
+    if live and ahead:   # the slider's other horizons too (not RADAR-CONST's, which its own two sliders change)
+        others = [_key(m, d, t, 0.0, k, K, const_lam) for m in methods if m != "RADAR-CONST"
+                  for t in FIGURE1_LIMITS["T"] if t != T for k in range(n_trials)]
+    recs = _compute(keys + others)[:len(keys)]
     curves = {m: _curves(recs[i * n_trials:(i + 1) * n_trials]) for i, m in enumerate(methods)}
     return Figure1Data(d, T, n_trials, math.ceil(math.log(d)), recs[0].norm2_sq, K, float(const_lam), curves)
 
@@ -485,33 +505,15 @@ def _figure1_axes(fig, figsize, live):
     return figure_axes(fig, figsize, _stacked)
 
 
-def figure1a_figure(d=2_000, T=10_000, n_trials=5, live=False, figsize=FIGSIZE, fig=None) -> Figure:
+def figure1a_figure(d=2_000, T=10_000, n_trials=5, live=False, figsize=FIGSIZE, fig=None, ahead=True) -> Figure:
     """Figure 1(a) of Agarwal, Negahban & Wainwright (2012): ||theta_t - theta*||_2^2 of RADAR, RDA and SGD against
     the iterations, mean over ``n_trials`` trials; above log-log with the band over trials and the fitted slopes
     (t >= T/10), below on the paper's linear axes.  ``fig``: a figure this function returned before, redrawn in
-    place (:func:`l1lab.book.live.figure_axes`)."""
-    data = figure1_data(d, T, n_trials, FIGURE1A, live=live)
+    place (:func:`l1lab.book.live.figure_axes`); ``ahead``: see :func:`figure1_data`."""
+    data = figure1_data(d, T, n_trials, FIGURE1A, live=live, ahead=ahead)
     fig, axes = _figure1_axes(fig, figsize, live)
     draw_figure1a(axes, data)
     return fig
-
-
-def figure1a_sweep(ds=(200, 2_000, 5_000), T=10_000, n_trials=5, dpi=72) -> str:
-    """Figure 1(a) for every d of ``ds`` as a scrubbable HTML player (shared axes)."""
-    ds = list(ds)
-    if not ds:
-        raise ValueError("ds is empty: a sweep needs at least one frame")
-    datas = [figure1_data(d, T, n_trials, FIGURE1A) for d in ds]
-    lo = min(float(dt.curves[m].error[:, 1:].min()) for dt in datas for m in FIGURE1A)
-    hi = max(float(dt.curves[m].error.max()) for dt in datas for m in FIGURE1A)
-    ylim = (0.7 * lo, 1.5 * hi)
-
-    def frame(fig, dt):
-        fig.set_layout_engine("constrained")
-        gs = fig.add_gridspec(1, 3)
-        draw_figure1a([fig.add_subplot(gs[0, :2]), fig.add_subplot(gs[0, 2])], dt, ylim=ylim)
-
-    return scrubbable_sweep(frame, datas, figsize=(12.0, 4.4), dpi=dpi, name="radar_figure1a_d")
 
 
 def _lambda_steps(rec, T):
@@ -559,39 +561,17 @@ def draw_figure1b(axes, data: Figure1Data, ylim=None, title=True):
 
 
 def figure1b_figure(d=2_000, T=10_000, n_trials=5, const_epochs=None, const_lam=CONST_LAM, live=False,
-                    figsize=FIGSIZE, fig=None) -> Figure:
+                    figsize=FIGSIZE, fig=None, ahead=True) -> Figure:
     """Figure 1(b) of Agarwal, Negahban & Wainwright (2012): RADAR against EDA (its epochs with lambda fixed at
     4 eta sqrt(log d/T)) and RADAR-CONST (``const_epochs`` epochs of equal length, default ceil(log T), with
     ``const_lam`` times lambda_i of (12)); below: the regularization lambda_i of each epoch.  ``fig``: a figure
-    this function returned before, redrawn in place."""
+    this function returned before, redrawn in place; ``ahead``: see :func:`figure1_data`."""
     if live:
         _check_figure1(d, T, n_trials, FIGURE1B_LIMITS, True)
-    data = figure1_data(d, T, n_trials, FIGURE1B, const_epochs, const_lam, live=live)
+    data = figure1_data(d, T, n_trials, FIGURE1B, const_epochs, const_lam, live=live, ahead=ahead)
     fig, axes = _figure1_axes(fig, figsize, live)
     draw_figure1b(axes, data)
     return fig
-
-
-def figure1b_sweep(const_epochs=(3, 5, 10, 20, 40), d=2_000, T=10_000, n_trials=5, const_lam=CONST_LAM,
-                   dpi=72) -> str:
-    """Figure 1(b) for every number of RADAR-CONST epochs in ``const_epochs`` (scrubbable HTML, shared axes)."""
-    Ks = list(const_epochs)
-    if not Ks:
-        raise ValueError("const_epochs is empty: a sweep needs at least one frame")
-    datas = [figure1_data(d, T, n_trials, FIGURE1B, K, const_lam) for K in Ks]
-    lo = min(float(dt.curves[m].error[:, 1:].min()) for dt in datas for m in FIGURE1B)
-    hi = max(float(dt.curves[m].error.max()) for dt in datas for m in FIGURE1B)
-    lam_lo = min(float(dt.curves[m].records[0].lam_epochs.min()) for dt in datas for m in FIGURE1B)
-    lam_hi = max(float(dt.curves[m].records[0].lam_epochs.max()) for dt in datas for m in FIGURE1B)
-
-    def frame(fig, dt):
-        fig.set_layout_engine("constrained")
-        gs = fig.add_gridspec(1, 3)
-        axes = [fig.add_subplot(gs[0, :2]), fig.add_subplot(gs[0, 2])]
-        draw_figure1b(axes, dt, ylim=(0.7 * lo, 1.5 * hi))
-        axes[1].set_ylim(0.7 * lam_lo, 1.5 * lam_hi)
-
-    return scrubbable_sweep(frame, datas, figsize=(12.0, 4.4), dpi=dpi, name="radar_figure1b_const_epochs")
 
 
 def _figure1_controls(defaults, limits, extra):
@@ -610,25 +590,32 @@ def _figure1_controls(defaults, limits, extra):
     return v, controls, widgets
 
 
-def figure1a_demo(**defaults):
+def figure1a_demo(ahead=True, **defaults):
     """Live Figure 1(a): d, T and the number of trials (:data:`FIGURE1_DEFAULTS`, :data:`FIGURE1_LIMITS`),
     redrawing :func:`figure1a_figure` in place.  Runs are cached per (method, d, T, trial), and a new d runs every
     horizon of the T slider at once, so a move of T or of the number of trials (downwards) is a lookup; a new d
-    costs about 1.5 s of CPU time per 1000 dimensions at 5 trials (spread over the cores)."""
+    costs about 1.5 s of CPU time per 1000 dimensions at 5 trials (spread over the cores).  ``ahead=False`` runs
+    only the horizon shown (for the static player)."""
     _, controls, _ = _figure1_controls(FIGURE1_DEFAULTS, FIGURE1_LIMITS, defaults)
 
     def show(fig=None, **kw):
-        return figure1a_figure(live=True, fig=fig, **kw)
+        return figure1a_figure(live=True, fig=fig, ahead=ahead, **kw)
 
     return wire(controls, show, [["d", "T", "n_trials"]])
 
 
-def figure1b_demo(**defaults):
+def figure1a_player(**static):
+    """Figure 1(a) for the HTML book: the live widget (:func:`figure1a_demo`) precomputed over
+    :data:`FIGURE1A_STATIC` (``static`` overrides its entries) by :func:`l1lab.book.static.static_player`."""
+    return static_player(figure1a_demo(ahead=False), **dict(FIGURE1A_STATIC, **static))
+
+
+def figure1b_demo(ahead=True, **defaults):
     """Live Figure 1(b): d, T, the number of trials, RADAR-CONST's number of epochs and its factor on lambda_i
     of (12) (:data:`FIGURE1B_DEFAULTS`, :data:`FIGURE1B_LIMITS`: d = 200, 3 trials), redrawing
     :func:`figure1b_figure` in place.  A move of RADAR-CONST's two sliders, or of T, runs RADAR-CONST's trials
     again (about 0.06 s at the defaults, 0.12 s at d = 500); RADAR and EDA are run for every horizon of the T
-    slider with each new d."""
+    slider with each new d (``ahead=False``: only the horizon shown, for the static player)."""
     v, controls, widgets = _figure1_controls(FIGURE1B_DEFAULTS, FIGURE1B_LIMITS, defaults)
     lim = FIGURE1B_LIMITS
     K = default_const_epochs(v["T"]) if v["const_epochs"] is None else v["const_epochs"]
@@ -640,9 +627,14 @@ def figure1b_demo(**defaults):
                                         readout_format=".2g")
 
     def show(fig=None, **kw):
-        return figure1b_figure(live=True, fig=fig, **kw)
+        return figure1b_figure(live=True, fig=fig, ahead=ahead, **kw)
 
     return wire(controls, show, [["d", "T", "n_trials"], ["const_epochs", "const_lam"]])
+
+
+def figure1b_player(**static):
+    """Figure 1(b) for the HTML book: :func:`figure1b_demo` precomputed over :data:`FIGURE1B_STATIC`."""
+    return static_player(figure1b_demo(ahead=False), **dict(FIGURE1B_STATIC, **static))
 
 
 # ------------------------------------------------------------------------------------ Corollary 1 (q)
@@ -678,11 +670,11 @@ class WeakSparsityData:
         return -(2.0 - np.asarray(self.qs)) / 2.0
 
 
-def weak_sparsity_data(qs=WEAK_QS, d=500, T=20_000, n_trials=5, live=False) -> WeakSparsityData:
+def weak_sparsity_data(qs=WEAK_QS, d=500, T=20_000, n_trials=5, live=False, ahead=True) -> WeakSparsityData:
     """Corollary 1's trade-off: for every q of ``qs`` (0 <= q <= 1) and every horizon of :func:`weak_horizons`
     (T), ``n_trials`` runs of RADAR (the settings of :func:`method_settings`, s from :func:`corollary1_s`) with
     theta* from :func:`capped_power_theta` (trial k: seed k).  Cached per run.  ``live=True`` restricts d, T and
-    n_trials to the widget's ranges and also runs the same grid at the slider's other d."""
+    n_trials to the widget's ranges and also runs the same grid at the slider's other d (unless ``ahead=False``)."""
     qs = tuple(round(float(q), 6) for q in qs)
     if not qs:
         raise ValueError("qs is empty")
@@ -697,11 +689,11 @@ def weak_sparsity_data(qs=WEAK_QS, d=500, T=20_000, n_trials=5, live=False) -> W
     d, T, n_trials = int(d), int(T), int(n_trials)
     Ts = weak_horizons(T)
     keys = [_key("RADAR", d, t, q, k, None, CONST_LAM) for q in qs for k in range(n_trials) for t in Ts]
-    ahead = []
-    if live:   # the other d of the slider too (two values), so that a move of d is a lookup
-        ahead = [_key("RADAR", dd, t, q, k, None, CONST_LAM) for dd in WEAK_LIMITS["d"] if dd != d
-                 for q in qs for k in range(n_trials) for t in Ts]
-    recs = _compute(keys + ahead)[:len(keys)]
+    others = []
+    if live and ahead:   # the other d of the slider too (two values), so that a move of d is a lookup
+        others = [_key("RADAR", dd, t, q, k, None, CONST_LAM) for dd in WEAK_LIMITS["d"] if dd != d
+                  for q in qs for k in range(n_trials) for t in Ts]
+    recs = _compute(keys + others)[:len(keys)]
     n = n_trials * len(Ts)
     final, s_used, longest = [], [], []
     for i in range(len(qs)):
@@ -747,16 +739,17 @@ def draw_weak_sparsity_frame(ax, data: WeakSparsityData, k, ylim=None):
 
 
 def weak_sparsity_figure(qs=WEAK_QS, highlight=None, d=500, T=20_000, n_trials=5, live=False,
-                         figsize=FIGSIZE, fig=None) -> Figure:
+                         figsize=FIGSIZE, fig=None, ahead=True) -> Figure:
     """Corollary 1's trade-off: above, RADAR's mean final ||theta_T - theta*||_2^2 against the horizon T for every q
     of ``qs`` (colour by q; ``highlight`` adds one q, drawn thick); below, the fitted log-log slopes against q, with
-    Corollary 1's exponent -(2 - q)/2 and the -1/2 of single-run methods."""
+    Corollary 1's exponent -(2 - q)/2 and the -1/2 of single-run methods (``ahead``: see
+    :func:`weak_sparsity_data`)."""
     qs = tuple(round(float(q), 6) for q in qs)
     if highlight is not None:
         check_range("q", highlight, WEAK_LIMITS)
         highlight = round(float(highlight), 6)
         qs = tuple(sorted(set(qs) | {highlight}))
-    data = weak_sparsity_data(qs, d, T, n_trials, live=live)
+    data = weak_sparsity_data(qs, d, T, n_trials, live=live, ahead=ahead)
     slopes = data.slopes()
     if live:
         fig, (ax0, ax1) = figure_axes(fig, figsize, _stacked_fixed, layout=None)
@@ -788,27 +781,12 @@ def weak_sparsity_figure(qs=WEAK_QS, highlight=None, d=500, T=20_000, n_trials=5
     return fig
 
 
-def weak_sparsity_sweep(qs=WEAK_QS, d=500, T=20_000, n_trials=5, dpi=72) -> str:
-    """:func:`draw_weak_sparsity_frame` for every q of ``qs`` as a scrubbable HTML player (shared axes)."""
-    if not tuple(qs):
-        raise ValueError("qs is empty: a sweep needs at least one frame")
-    data = weak_sparsity_data(qs, d, T, n_trials)
-    lo = min(min(float(f.min()), float(c.error[:, 1:].min())) for f, c in zip(data.final, data.longest))
-    hi = max(float(c.error.max()) for c in data.longest)
-
-    def frame(fig, k):
-        fig.set_layout_engine("constrained")
-        draw_weak_sparsity_frame(fig.add_subplot(), data, k, ylim=(0.7 * lo, 1.5 * hi))
-
-    return scrubbable_sweep(frame, range(len(data.qs)), figsize=(8.0, 4.8), dpi=dpi, name="radar_weak_sparsity_q")
-
-
-def weak_sparsity_demo(**defaults):
+def weak_sparsity_demo(ahead=True, **defaults):
     """Live Corollary 1: which q of the grid :data:`WEAK_QS` to draw thick (default 0.5; drawing only, every q of
     the grid is computed), d, the largest horizon T and the number of trials, redrawing
     :func:`weak_sparsity_figure`.  Both values of d are computed (the first display computes the one the chapter
     has not, a few seconds); a new largest T reuses the horizons T/2^k it shares with those run before and runs
-    only the new ones."""
+    only the new ones.  ``ahead=False`` computes only the d shown (for the static player)."""
     import ipywidgets as widgets
 
     v = dict(dict(WEAK_DEFAULTS, highlight=0.5), **defaults)
@@ -828,6 +806,11 @@ def weak_sparsity_demo(**defaults):
     )
 
     def show(fig=None, **kw):
-        return weak_sparsity_figure(live=True, fig=fig, **kw)
+        return weak_sparsity_figure(live=True, fig=fig, ahead=ahead, **kw)
 
     return wire(controls, show, [["highlight", "d"], ["T", "n_trials"]])
+
+
+def weak_sparsity_player(**static):
+    """Corollary 1's demo for the HTML book: :func:`weak_sparsity_demo` precomputed over :data:`WEAK_STATIC`."""
+    return static_player(weak_sparsity_demo(ahead=False), **dict(WEAK_STATIC, **static))
