@@ -9,7 +9,7 @@ from matplotlib.collections import PolyCollection  # noqa: E402
 
 import l1lab  # noqa: E402
 from l1lab import reference_solution  # noqa: E402
-from l1lab.book.plotting import default_floor, plot_gap_vs_bound, plot_objective_and_nnz, scrubbable_sweep  # noqa: E402
+from l1lab.book.plotting import default_floor, plot_gap_vs_bound, plot_objective_and_nnz  # noqa: E402
 from l1lab.data import make_regression  # noqa: E402
 from l1lab.experiments import run_seeds  # noqa: E402
 from l1lab.theory import shalev_shwartz_tewari as sst  # noqa: E402
@@ -112,21 +112,3 @@ def test_objective_and_nnz_by_iteration(setup):
         np.testing.assert_array_equal(out["SCD"][0].get_xdata(), runs.iteration[1:])
     finally:
         plt.close(fig)
-
-
-def test_scrubbable_sweep_html_and_closes_figures():
-    n_before = len(plt.get_fignums())
-
-    def frame(fig, a):
-        ax = fig.add_subplot()
-        x = np.linspace(1, 10, 20)
-        ax.loglog(x, x ** -a)
-        ax.set_title(f"a = {a}")
-
-    html = scrubbable_sweep(frame, [0.5, 1.0, 2.0], dpi=40)
-    assert isinstance(html, str) and "<script" in html
-    assert html.count("data:image/png;base64") == 3  # one embedded frame per value
-    assert len(plt.get_fignums()) == n_before
-    assert html == scrubbable_sweep(frame, [0.5, 1.0, 2.0], dpi=40)  # no random element id
-    with pytest.raises(ValueError):
-        scrubbable_sweep(frame, [])

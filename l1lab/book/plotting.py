@@ -4,8 +4,6 @@ r"""The book's standard figures, drawn with matplotlib only (no ipywidgets here)
   theorem's bound, on log-log axes (x = iterations).
 * :func:`plot_objective_and_nnz` -- two panels, P(w) - P* and the number of nonzeros of w against data
   accesses, one line per algorithm (the figures of Section 4 of Shalev-Shwartz & Tewari 2011).
-* :func:`scrubbable_sweep` -- a precomputed parameter sweep as a self-contained HTML/JavaScript player
-  (``matplotlib.animation.FuncAnimation.to_jshtml``), so a reader of the static HTML book can scrub it.
 
 Log axes and zeros.  A sub-optimality can reach 0, or a rounding-level negative number, when a run meets the
 reference optimum to machine precision; a log axis cannot show it.  These functions never drop such
@@ -16,9 +14,7 @@ cannot be drawn on a log x-axis and is left out of these plots: its value is P(0
 """
 from __future__ import annotations
 
-import hashlib
-import re
-from typing import Callable, Mapping, Sequence
+from typing import Mapping
 
 import numpy as np
 
@@ -26,7 +22,7 @@ from ..experiments import SeedRuns
 from ..trace import Result
 from . import style as _style
 
-__all__ = ["default_floor", "log_axes", "plot_gap_vs_bound", "plot_objective_and_nnz", "scrubbable_sweep"]
+__all__ = ["default_floor", "log_axes", "plot_gap_vs_bound", "plot_objective_and_nnz"]
 
 #: the colours the book uses for each algorithm (matplotlib's tab10)
 ALGORITHM_COLORS = {name: _style.ALGORITHM_COLORS[name] for name in ("SCD", "cyclic CD", "GCD")}
@@ -193,42 +189,3 @@ def plot_objective_and_nnz(axes, results_by_name: Mapping, p_star, x="data_acces
     # all-zero iterates (lambda >= lambda_max) would make the axis a single point
     ax_nnz.set_ylim(bottom=0, top=max(ax_nnz.get_ylim()[1], 1.0))
     return out
-
-
-_ANIM_ID = re.compile(r'id="_anim_img([0-9a-f]{32})"')
-
-
-def scrubbable_sweep(frames_fn: Callable, values: Sequence, figsize=(7.0, 4.2), dpi=80, interval=800,
-                     default_mode="once", name="sweep") -> str:
-    """A precomputed sweep over ``values`` as an HTML string with a JavaScript slider (``to_jshtml``).
-
-    ``frames_fn(fig, value)`` draws the whole figure for one value on an empty ``fig`` (it is cleared before
-    every frame), so it should only plot: compute the data for every value beforehand.  The figure this
-    function makes is closed before it returns.  The element id in the HTML is derived from the content and
-    ``name`` (not random), so the same sweep gives the same HTML.  Display it in a notebook with
-    ``IPython.display.HTML(html)``.
-    """
-    import matplotlib.pyplot as plt
-    from matplotlib.animation import FuncAnimation
-
-    values = list(values)
-    if not values:
-        raise ValueError("values is empty: a sweep needs at least one frame")
-    fig = plt.figure(figsize=figsize, dpi=dpi)
-    try:
-        def draw(i):
-            fig.clear()
-            frames_fn(fig, values[i])
-            return []
-
-        anim = FuncAnimation(fig, draw, frames=len(values), init_func=lambda: [], interval=interval,
-                             repeat=False, blit=False)
-        html = anim.to_jshtml(default_mode=default_mode)
-    finally:
-        plt.close(fig)
-    found = _ANIM_ID.search(html)
-    if found:  # matplotlib draws a random uuid4 for the element id; make it a function of the content
-        old = found.group(1)
-        stable = hashlib.sha1((name + html.replace(old, "")).encode()).hexdigest()[:32]
-        html = html.replace(old, stable)
-    return html
