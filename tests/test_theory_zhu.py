@@ -1,6 +1,7 @@
 """Zhu et al. (2009): Lemma 1, Corollaries 1-3, Theorems 1-3 against the Primal Gradient Solver and numerics."""
 import inspect
 import math
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -197,6 +198,14 @@ def test_theorem2_iterations_fall_with_m():
     m_min = 2 * kw["w0_norm_p"] ** 2 / (0.05 ** 2 * (kw["p"] - 1))
     assert zhu.theorem2_iterations(0.05, 0.99 * m_min, **kw) == math.inf
     assert math.isfinite(zhu.theorem2_iterations(0.05, 1.01 * m_min, **kw))
+    # at the smallest m the denominator is zero: its sign is that of the arguments as given, not of a rounding
+    # (eps = 0.14, p = 1.25, ||w_0|| = 4.9, m = 9800: the floating-point denominator is -1.4e-20 while the exact
+    # value of the same floats is +4.6e-21, so a finite T, computed here from fractions independently)
+    exact = Fraction(1, 2) * Fraction(0.14) ** 2 * Fraction(1, 4) / Fraction(4.9) ** 2 - Fraction(1, 9800)
+    assert 0.5 * 0.14 ** 2 * 0.25 / 4.9 ** 2 - 1 / 9800 < 0 < exact
+    assert zhu.theorem2_iterations(0.14, 9800, 0.1, 4.9, 1.25) == pytest.approx(float(1 / (Fraction(0.1) * exact)),
+                                                                               rel=1e-15)
+    assert zhu.theorem2_iterations(0.14, 9799, 0.1, 4.9, 1.25) == math.inf
     # p < 2 costs dk + n per iteration, p = 2 only dk
     r2 = zhu.theorem2_runtime(0.05, 1e5, d=76, n=47236, **kw)
     assert r2 == pytest.approx(76 * zhu.theorem2_iterations(0.05, 1e5, **kw))

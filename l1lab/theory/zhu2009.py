@@ -303,13 +303,19 @@ def theorem2_iterations(eps, m, delta, w0_norm_p, p, c_opt=1.0, c_est=1.0, as_pr
 
     decreasing in m: the inverse time dependency.  ``math.inf`` when eps is not reachable with m examples
     (the denominator is <= 0).  ``as_printed=True`` inverts the printed (21) instead (a factor 4 in the
-    eps^2 term, see :func:`theorem2_error_at_sigma`)."""
+    eps^2 term, see :func:`theorem2_error_at_sigma`).
+
+    The denominator is computed in exact rational arithmetic from the arguments as given: near the smallest
+    sufficient m, where it is zero, floating-point rounding alone would decide between ``inf`` and a finite T."""
+    from fractions import Fraction
+
     _pos(eps=eps, m=m, w0_norm_p=w0_norm_p, c_opt=c_opt, c_est=c_est)
     delta = _check_delta(delta)
     p = _check_p(p)
-    factor = 2.0 if as_printed else 0.5
-    den = factor * eps ** 2 * (p - 1.0) / w0_norm_p ** 2 - c_est / m
-    return math.inf if den <= 0 else c_opt / (delta * den)
+    factor = Fraction(2) if as_printed else Fraction(1, 2)
+    den = (factor * Fraction(eps) ** 2 * (Fraction(p) - 1) / Fraction(w0_norm_p) ** 2
+           - Fraction(c_est) / Fraction(m))
+    return math.inf if den <= 0 else float(Fraction(c_opt) / (Fraction(delta) * den))
 
 
 def theorem2_runtime(eps, m, delta, w0_norm_p, p, d, n, k=1, c_opt=1.0, c_est=1.0):
