@@ -68,10 +68,11 @@ FRONTIER_LIMITS = dict(B=lb.EXACT_B, s=(1, 800), n_seeds=(1, 20, 1))
 STEPS_DEFAULTS = dict(B=2, eps=0.01, n_seeds=10)
 STEPS_LIMITS = dict(B=lb.EXACT_B, eps=(1e-4, 0.12), n_seeds=(1, 20, 1))
 #: the static player of demo 1: both values of B; four ranges of s (all of it; s <= 100, where the chapter compares
-#: the bound with the frontier; 200-300, where the printed bound crosses the frontier for B = 2; 200-800, which shows
-#: the crossing for both B: a range must keep two values of s after clipping to d = 300); 3 and 10 SCD seeds (the
-#: live start): the number of seeds only widens or narrows SCD's band, and each value draws all 8 other frames again
-FRONTIER_STATIC = dict(grid=dict(s_range=((1, 800), (1, 100), (200, 300), (200, 800)), n_seeds=(3, 10)),
+#: the bound with the frontier; 200-300, where the printed bound crosses the frontier for B = 2; 100-800, which shows
+#: the crossing for B = 3 too: every range keeps two values of s, and the four stay different, after clipping to
+#: d = 300 for B = 2); 3 and 10 SCD seeds (the live start): the number of seeds only widens or narrows SCD's band,
+#: and each value draws all 8 other frames again
+FRONTIER_STATIC = dict(grid=dict(s_range=((1, 800), (1, 100), (200, 300), (100, 800)), n_seeds=(3, 10)),
                        name="lb-frontier")
 #: the static player of demo 2: both values of B; five positions of the eps slider (steps of a tenth of a decade),
 #: on points of :data:`EPS_GRID` too (every fifth of a decade), so that each frame's dots mark the steps at the
