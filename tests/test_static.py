@@ -112,6 +112,7 @@ def test_every_frame_is_the_live_figure_for_its_setting():
         assert frame["sha"] == hashlib.sha256(frame["png"]).hexdigest()
         assert frame["alt"].startswith(f"Setting: scale = {'0.1' if setting['a'] == 0.1 else '1'}, what = a line")
         assert f"‖w^*‖_0 = {setting['n']}" in frame["alt"]            # the title's number, as plain text
+    assert all(c.comm is None for c in demo.controls.values())       # the widget was closed once drawn
     pngs = [f["sha"] for f in player.frames.values() if f["png"] is not None]
     assert len(set(pngs)) == len(pngs)                               # every control changes the drawing
     assert player.key(a=0.1, show=False) == (0, 0, 1, 0, 0)

@@ -77,6 +77,13 @@ def test_weight_budgets():
     assert total <= BOOK_BUDGET, f"the players' frames weigh {total / 2 ** 20:.1f} MB"
 
 
+@pytest.mark.parametrize("page", PAGES)
+def test_no_saved_widget_state_in_the_page(page):
+    """The pages hold no ipywidgets state (no widget is shown in the HTML, and no widget manager reads it)."""
+    html = (HTML / f"{page}.html").read_text(encoding="utf-8")
+    assert "application/vnd.jupyter.widget-state+json" not in html, f"{page}: dead widget state in the page"
+
+
 # ---------------------------------------------------------------------------------------------- in the browser
 _STATE = """root => {
   const img = root.querySelector('img.l1lab-player-frame');

@@ -333,7 +333,17 @@ def static_player(demo, grid: Mapping[str, Sequence] | None = None, *, name: str
             frames[key] = {"png": None, "html": body, "sha": hashlib.sha256(body.encode()).hexdigest(),
                            "alt": f"Setting: {said}."}
     costly = tuple(s.name for s in specs if s.name in grid)
+    _close(demo)     # the widget has served: its state would otherwise be saved with the notebook
     return StaticPlayer(name, specs, frames, caption, costly)
+
+
+def _close(widget):
+    """Close ``widget`` and every widget below it (a box's children)."""
+    for child in getattr(widget, "children", ()):
+        _close(child)
+    close = getattr(widget, "close", None)
+    if close is not None:
+        close()
 
 
 # --------------------------------------------------------------------------------------------------- the page
