@@ -391,7 +391,7 @@ PLAYER_JS = r"""
   function preload(){
     if(kept.length)return;
     Object.keys(data.frames).forEach(function(k){var f=data.frames[k];
-      if(f.src){var im=new Image();im.decoding="async";im.src=f.src;kept.push(im);}});
+      if(f.src){var im=new Image();im.src=f.src;kept.push(im);if(im.decode)im.decode().catch(function(){});}});
   }
   inputs.forEach(function(el){el.addEventListener("input",show);el.addEventListener("change",show);
     el.addEventListener("focus",preload);});
