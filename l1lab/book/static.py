@@ -390,6 +390,7 @@ PLAYER_JS = r"""
   }
   function preload(){
     if(kept.length)return;
+    if(img.decode&&!img.hidden)img.decode().catch(function(){});
     Object.keys(data.frames).forEach(function(k){var f=data.frames[k];
       if(f.src){var im=new Image();im.src=f.src;kept.push(im);if(im.decode)im.decode().catch(function(){});}});
   }
