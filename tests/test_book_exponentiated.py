@@ -15,9 +15,10 @@ import ipywidgets  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
+from player_checks import assert_grid_fits  # noqa: E402
 
 from l1lab.book import exponentiated as W  # noqa: E402
-from l1lab.book.static import encode_frame, plan, static_player  # noqa: E402
+from l1lab.book.static import encode_frame, static_player  # noqa: E402
 from l1lab.data.teacher import excess_risk_rows  # noqa: E402
 from l1lab.solvers.online import best_fixed_value_logistic, smg  # noqa: E402
 from l1lab.solvers.streamed import sg_l2_stream, smg_stream  # noqa: E402
@@ -334,12 +335,7 @@ def test_static_grids_fit_the_live_widgets(demo, static):
     controls offer all their positions, and the grid stays within the frame budget (40)."""
     box = getattr(W, demo)()
     grid = getattr(W, static)["grid"]
-    specs = plan(box, grid)
-    for spec in specs:
-        assert spec.values[spec.default] == box.controls[spec.name].value
-        if spec.name not in grid:
-            assert len(spec.values) == spec.options
-    assert 10 <= np.prod([len(s.values) for s in specs]) <= 40
+    assert_grid_fits(box, grid, frames=(10, 40))
     assert getattr(W, static)["name"].startswith("eg-")
 
 

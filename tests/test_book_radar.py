@@ -16,10 +16,11 @@ import ipywidgets  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
+from player_checks import assert_grid_fits  # noqa: E402
 
 from l1lab.book import radar as W  # noqa: E402
 from l1lab.book.live import png_bytes  # noqa: E402
-from l1lab.book.static import encode_frame, plan, static_player  # noqa: E402
+from l1lab.book.static import encode_frame, static_player  # noqa: E402
 from l1lab.data import radar as rd  # noqa: E402
 from l1lab.solvers import dual_averaging as da  # noqa: E402
 from l1lab.theory import agarwal2012 as th  # noqa: E402
@@ -129,12 +130,7 @@ def test_static_grids_fit_the_live_widgets(monkeypatch, demo, static):
     monkeypatch.setattr(W, "wire", lambda controls, show, rows: SimpleNamespace(controls=controls, live=show))
     box = getattr(W, demo)(ahead=False)
     grid = getattr(W, static)["grid"]
-    specs = plan(box, grid)
-    for spec in specs:
-        assert spec.values[spec.default] == box.controls[spec.name].value
-        if spec.name not in grid:
-            assert len(spec.values) == spec.options
-    assert 5 <= np.prod([len(s.values) for s in specs]) <= 40
+    assert_grid_fits(box, grid, frames=(5, 40))
     assert getattr(W, static)["name"].startswith("radar-")
 
 

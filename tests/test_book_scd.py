@@ -11,10 +11,11 @@ import ipywidgets  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
+from player_checks import assert_grid_fits  # noqa: E402
 
 from l1lab.book import controls  # noqa: E402
 from l1lab.book import scd as W  # noqa: E402
-from l1lab.book.static import encode_frame, plan, static_player  # noqa: E402
+from l1lab.book.static import encode_frame, static_player  # noqa: E402
 from l1lab.experiments import SeedRuns  # noqa: E402
 
 
@@ -72,12 +73,7 @@ def test_static_grids_fit_the_live_widgets(demo, static):
     """The chapter's players: every listed value is a position of the live widget, its start is offered, the cheap
     controls offer all their positions, and the grid stays within the frame budget."""
     box = getattr(W, demo)(ahead=False)
-    specs = plan(box, getattr(W, static)["grid"])
-    for spec in specs:
-        assert spec.values[spec.default] == box.controls[spec.name].value
-        if spec.name not in getattr(W, static)["grid"]:
-            assert len(spec.values) == spec.options
-    assert 10 <= np.prod([len(s.values) for s in specs]) <= 60
+    assert_grid_fits(box, getattr(W, static)["grid"], frames=(10, 60))
 
 
 def test_scd_bound_player_draws_the_live_figures():

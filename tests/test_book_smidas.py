@@ -12,9 +12,10 @@ import ipywidgets  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
+from player_checks import assert_grid_fits  # noqa: E402
 
 from l1lab.book import smidas as W  # noqa: E402
-from l1lab.book.static import encode_frame, plan, static_player  # noqa: E402
+from l1lab.book.static import encode_frame, static_player  # noqa: E402
 from l1lab.experiments import SeedRuns  # noqa: E402
 
 
@@ -117,12 +118,7 @@ def test_static_grids_fit_the_live_widgets(demo, static):
     controls offer all their positions, and the grid stays within the frame budget."""
     grid = getattr(W, static)["grid"]
     box = W.link_demo() if demo == "link_demo" else getattr(W, demo)(ahead=False)
-    specs = plan(box, grid)
-    for spec in specs:
-        assert spec.values[spec.default] == box.controls[spec.name].value
-        if spec.name not in grid:
-            assert len(spec.values) == spec.options
-    assert 10 <= np.prod([len(s.values) for s in specs]) <= 40
+    assert_grid_fits(box, grid, frames=(10, 40))
 
 
 def test_smidas_bound_player_draws_the_live_figures():
