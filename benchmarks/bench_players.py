@@ -2,7 +2,8 @@
 
 Every player of every page of the built book (``_build/html``, run the README's build command first) is opened in
 headless Chromium from disk, with every request that leaves the build folder blocked, scrolled into view (which
-loads its frames), and then each control is moved through its positions.  A move is timed inside the page: from
+loads its frames: the player marks itself ``data-loaded`` once all of them are decoded), and then each control is
+moved through its positions.  A move is timed inside the page: from
 the ``input`` event the control dispatches to the frame of the new setting being decoded and painted (the next
 animation frame after ``img.decode()``).
 
@@ -61,7 +62,7 @@ def main(argv=None):
             for pl in players_of(page):
                 root = pg.locator(f'#l1lab-player-{pl["name"]}')
                 root.scroll_into_view_if_needed()
-                pg.wait_for_load_state("networkidle")
+                pg.wait_for_selector(f'#l1lab-player-{pl["name"]}[data-loaded="1"]', timeout=60_000)
                 handle = root.element_handle()
                 times = []
                 for c in pl["controls"]:

@@ -129,6 +129,8 @@ def test_every_control_moves_the_frame(page, browser):
     for pl in players_of(page):
         root = pg.locator(f'#l1lab-player-{pl["name"]}')
         root.scroll_into_view_if_needed()
+        # near the viewport the player loads and decodes all its frames, then marks itself loaded
+        pg.wait_for_selector(f'#l1lab-player-{pl["name"]}[data-loaded="1"]', timeout=60_000)
         controls = pl["controls"]
         state = [c["default"] for c in controls]
 

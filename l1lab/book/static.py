@@ -390,9 +390,12 @@ PLAYER_JS = r"""
   }
   function preload(){
     if(kept.length)return;
-    if(img.decode&&!img.hidden)img.decode().catch(function(){});
+    var waits=[];
+    if(img.decode&&!img.hidden)waits.push(img.decode().catch(function(){}));
     Object.keys(data.frames).forEach(function(k){var f=data.frames[k];
-      if(f.src){var im=new Image();im.src=f.src;kept.push(im);if(im.decode)im.decode().catch(function(){});}});
+      if(f.src){var im=new Image();im.src=f.src;kept.push(im);
+        if(im.decode)waits.push(im.decode().catch(function(){}));}});
+    Promise.all(waits).then(function(){root.dataset.loaded="1";});
   }
   inputs.forEach(function(el){el.addEventListener("input",show);el.addEventListener("change",show);
     el.addEventListener("focus",preload);});
