@@ -484,7 +484,7 @@ FIGSIZE = (8.0, 7.6)
 #: the live figures' fixed margins (fractions of the :data:`FIGSIZE` figure).  The static figures use the
 #: constrained layout; a live figure keeps its axes where these put them, so a move costs one draw and no layout
 #: pass (which measures every text and costs about as much as the draw itself).
-LIVE_MARGINS = dict(left=0.1, right=0.97, bottom=0.065, top=0.95, hspace=0.3)
+LIVE_MARGINS = dict(left=0.125, right=0.97, bottom=0.065, top=0.95, hspace=0.3)
 
 
 def _stacked(fig):
@@ -557,7 +557,7 @@ def draw_figure1b(axes, data: Figure1Data, ylim=None, title=True):
         L = const_epoch_length(data.T, data.const_epochs)
         ax0.set_title(f"d = {data.d:,}, s = {data.s}, T = {data.T:,}, {data.n_trials} trial"
                       f"{'s' if data.n_trials > 1 else ''}; RADAR-CONST: {data.const_epochs} epochs of {L:,}, "
-                      f"{data.const_lam:g} × the schedule's λᵢ", fontsize=10)
+                      f"{data.const_lam:g} λᵢ", fontsize=10)
 
 
 def figure1b_figure(d=2_000, T=10_000, n_trials=5, const_epochs=None, const_lam=CONST_LAM, live=False,
