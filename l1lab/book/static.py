@@ -29,7 +29,7 @@ import itertools
 import json
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable, Mapping, Sequence
 
 __all__ = ["MAX_OPTIONS", "PLAYER_JS", "ControlSpec", "StaticPlayer", "control_spec", "encode_frame",
@@ -221,7 +221,6 @@ class StaticPlayer:
     frames: dict
     caption: str = ""
     costly: tuple = ()
-    meta: dict = field(default_factory=dict)
 
     def key(self, **setting) -> tuple:
         """The frame key of a setting given by control values (the others at their defaults)."""

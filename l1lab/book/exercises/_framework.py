@@ -66,14 +66,22 @@ class Report:
             raise ExerciseFailed(f"{self.name}: " + "; ".join(line for p, line in self.lines if not p))
 
 
-def compare(report, what, expected, call):
-    """Run ``call()`` and compare with ``expected`` (arrays or scalars) to RTOL/ATOL."""
+def _run(report, what, call):
+    """``(True, call())``; a placeholder left unfilled raises on (``NotImplementedError``), and any other
+    exception is a student's bug, reported as a failed check with its type and message: ``(False, None)``."""
     try:
-        got = call()
+        return True, call()
     except NotImplementedError:
         raise
-    except Exception as err:  # a student's bug: report it as a failed check, with its type and message
+    except Exception as err:
         report.fail(what, f"raised {type(err).__name__}: {err}")
+        return False, None
+
+
+def compare(report, what, expected, call):
+    """Run ``call()`` and compare with ``expected`` (arrays or scalars) to RTOL/ATOL."""
+    ran, got = _run(report, what, call)
+    if not ran:
         return
     try:
         got_arr = np.asarray(got, dtype=np.float64)
@@ -97,12 +105,8 @@ def compare(report, what, expected, call):
 def compare_count(report, what, expected, call, unit):
     """Run ``call()`` and check that it returns the whole number ``expected`` of ``unit`` (an int, or a float
     with no fractional part)."""
-    try:
-        got = call()
-    except NotImplementedError:
-        raise
-    except Exception as err:  # a student's bug: report it as a failed check, with its type and message
-        report.fail(what, f"raised {type(err).__name__}: {err}")
+    ran, got = _run(report, what, call)
+    if not ran:
         return
     if not isinstance(got, (int, np.integer)) and not (isinstance(got, float) and got.is_integer()):
         report.fail(what, f"expected a whole number of {unit}, got {got!r}")
