@@ -12,7 +12,11 @@ penalty="l1", C=1/(m lam))`` divided by C m, with an unpenalized intercept).
 
 Solvers (``solver=``), every l1lab solver of problem (1):
 
-* ``"scd"`` (default), ``"cyclic"``, ``"gcd"``: :func:`l1lab.solvers.scd`, :func:`~l1lab.solvers.cyclic_cd`,
+* ``"working_set"`` (default): :func:`l1lab.solvers.working_set_cd`, coordinate descent with coordinate curvature on
+  growing working sets (Anderson extrapolation for the squared loss, proximal Newton steps for the logistic loss),
+  stopped when its duality gap, a certified bound on the sub-optimality, is at most ``tol`` times P at the
+  intercept-only model; the gap is in ``solver_info_["gap"]``.  The fast way to a solution (beyond the papers).
+* ``"scd"``, ``"cyclic"``, ``"gcd"``: :func:`l1lab.solvers.scd`, :func:`~l1lab.solvers.cyclic_cd`,
   :func:`~l1lab.solvers.gcd`; they stop when the relative optimality residual is at most ``tol`` (at most
   ``max_epochs`` passes; a GCD step reads all of X).
 * ``"smidas"``, ``"truncgrad"``, ``"sgd"``: :func:`l1lab.solvers.smidas`, :func:`~l1lab.solvers.truncgrad`,
@@ -71,6 +75,7 @@ __all__ = ["L1Regressor", "L1Classifier", "SOLVERS", "default_eta"]
 
 #: solver name -> (l1lab solver function, family)
 SOLVERS = {
+    "working_set": (solvers.working_set_cd, "ws"),
     "scd": (solvers.scd, "cd"),
     "cyclic": (solvers.cyclic_cd, "cd"),
     "gcd": (solvers.gcd, "cd"),
@@ -80,10 +85,14 @@ SOLVERS = {
 }
 #: default ``max_epochs`` per family: a cap for coordinate descent (which stops at ``tol``), the whole budget
 #: of the stochastic-gradient solvers
-DEFAULT_MAX_EPOCHS = {"cd": 10_000, "sgd": 50}
+DEFAULT_MAX_EPOCHS = {"ws": 10_000, "cd": 10_000, "sgd": 50}
+#: default ``tol`` per family: the working-set solver's relative duality gap (tight, because a flat objective
+#: leaves coefficients far less accurate than the objective: 1e-8 gave coefficient errors of 1.5e-5 on breast
+#: cancer), coordinate descent's relative optimality residual
+DEFAULT_TOL = {"ws": 1e-12, "cd": 1e-8, "sgd": None}
 #: the values of ``scale``
 SCALES = ("auto", "maxabs", None)
-_RESERVED = {"n_iter", "seed", "eta", "tol", "problem"}
+_RESERVED = {"n_iter", "seed", "eta", "tol", "problem", "max_epochs"}
 
 
 def default_eta(problem, solver="smidas", p=None):
@@ -119,7 +128,7 @@ class _L1Base(BaseEstimator):
 
     _loss = None
 
-    def __init__(self, lam=1e-3, *, solver="scd", fit_intercept=True, scale="auto", max_epochs=None, tol=1e-8,
+    def __init__(self, lam=1e-3, *, solver="working_set", fit_intercept=True, scale="auto", max_epochs=None, tol=None,
                  eta=None, random_state=0, solver_options=None):
         self.lam = lam
         self.solver = solver
@@ -154,16 +163,16 @@ class _L1Base(BaseEstimator):
                 max_epochs > 0 and math.isfinite(max_epochs)):
             raise ValueError(f"{name}: max_epochs must be a finite number > 0 (passes over the data), "
                              f"got {self.max_epochs!r}")
-        tol = _number(self.tol, "tol", name)
-        if tol <= 0:
-            raise ValueError(f"{name}: tol must be a finite number > 0 (the relative optimality residual at "
-                             f"which coordinate descent stops), got {self.tol!r}")
+        tol = DEFAULT_TOL[family] if self.tol is None else _number(self.tol, "tol", name)
+        if tol is not None and tol <= 0:
+            raise ValueError(f"{name}: tol must be None or a finite number > 0 (the relative duality gap or "
+                             f"optimality residual at which the solver stops), got {self.tol!r}")
         eta = None
         if self.eta is not None:
             eta = _number(self.eta, "eta", name)
             if eta <= 0:
                 raise ValueError(f"{name}: eta must be None or a finite number > 0, got {self.eta!r}")
-            if family == "cd":
+            if family != "sgd":
                 raise ValueError(f"{name}: eta is the step size of the stochastic-gradient solvers; "
                                  f"solver={self.solver!r} takes the step 1/beta of the theory (set beta with "
                                  "solver_options={'beta': ...})")
@@ -213,7 +222,7 @@ class _L1Base(BaseEstimator):
                 np.clip(X.data, -1.0, 1.0, out=X.data)  # rounding can leave 1 + 1 ulp
         else:
             values = X.data if sp.issparse(X) else X
-            big = float(np.max(np.abs(values))) if values.size else 0.0
+            big = max(-float(values.min()), float(values.max())) if values.size else 0.0  # no |X| temporary
             if big > 1.0:
                 raise ValueError(
                     f"features must lie in [-1, 1] (max |x_ij| = {big:.4g}), as the theory assumes with "
@@ -223,6 +232,8 @@ class _L1Base(BaseEstimator):
             X = sp.csc_matrix(X)
             if self.fit_intercept:
                 X = sp.hstack([X, sp.csc_matrix(np.ones((X.shape[0], 1)))], format="csc")
+        elif not self.fit_intercept and factors is None:
+            X = np.asfortranarray(X)  # Problem stores X^T: an F-ordered X is used as it is, without a copy
         else:
             cols = d + 1 if self.fit_intercept else d
             Xd = np.empty((X.shape[0], cols), order="F")  # Problem stores X^T: an F-ordered X needs no copy
@@ -243,7 +254,17 @@ class _L1Base(BaseEstimator):
         problem = Problem(X, y, self._loss, lam, penalty_weights=weights)
         fun = SOLVERS[self.solver][0]
         seed = self._seed()
-        if family == "cd":
+        if family == "ws":
+            if lam == 0:
+                raise ValueError(f"{type(self).__name__}: lam=0 leaves no l1 problem for solver='working_set' (its "
+                                 "duality gap needs lam > 0); pass lam > 0 or solver='cyclic'")
+            result = fun(problem, tol=tol, max_epochs=max(1, int(max_epochs)), **opts)
+            if not result.info["converged"]:
+                warnings.warn(
+                    f"{type(self).__name__}(solver='working_set') stopped with duality gap "
+                    f"{result.info['gap']:.3g} > tol * P_null = {result.info['gap_target']:.3g}; increase "
+                    "max_epochs or solver_options={'max_outer': ...} (or tol)", ConvergenceWarning, stacklevel=3)
+        elif family == "cd":
             n_iter = max(1, int(math.ceil(max_epochs * problem.d)))
             kw = {"seed": seed} if self.solver == "scd" else {}
             result = fun(problem, n_iter, tol=tol, **kw, **opts)
@@ -289,7 +310,7 @@ _PARAMS_DOC = """
     ----------
     lam : float >= 0, default 1e-3
         The l1 penalty lambda of problem (1) (``alpha`` of ``Lasso``; ``1/(C m)`` of ``LogisticRegression``).
-    solver : {"scd", "cyclic", "gcd", "smidas", "truncgrad", "sgd"}, default "scd"
+    solver : {"working_set", "scd", "cyclic", "gcd", "smidas", "truncgrad", "sgd"}, default "working_set"
         The l1lab solver (see the module docstring).
     fit_intercept : bool, default True
         Fit an unpenalized intercept, as a column of ones with penalty weight 0 (exact for every solver).
@@ -299,15 +320,20 @@ _PARAMS_DOC = """
         [-1, 1], as the theory assumes (ValueError otherwise).  The factors are kept in ``scale_`` and folded
         back into ``coef_``.
     max_epochs : float > 0, default None
-        Passes over the data.  Coordinate descent: at most ``max_epochs * d`` coordinate steps (default
-        10000 epochs, a cap: the run stops at ``tol``).  Stochastic-gradient solvers: exactly
-        ``max_epochs * m`` example steps (default 50 epochs, the whole budget).
-    tol : float > 0, default 1e-8
-        Coordinate descent stops at the first trace checkpoint, at least an epoch after the previous test, at
-        which the relative optimality residual ``Problem.relative_residual`` (the l_inf norm of the
-        minimum-norm sub-gradient of P over max(lambda_max, lam)) is at most ``tol``; a ConvergenceWarning if
-        ``max_epochs`` runs out first.  Ignored by the stochastic-gradient solvers, whose constant-step iterates
-        do not converge to the optimum.
+        Passes over the data.  ``"working_set"``: at most ``max_epochs`` epochs over the working set (Newton
+        steps for the logistic loss) per inner solve (default 10000, a cap).  Coordinate descent: at most
+        ``max_epochs * d`` coordinate steps (default 10000 epochs, a cap: the run stops at ``tol``).
+        Stochastic-gradient solvers: exactly ``max_epochs * m`` example steps (default 50 epochs, the whole
+        budget).
+    tol : float > 0 or None, default None
+        ``"working_set"`` stops once its duality gap is at most ``tol`` times P at the null (intercept-only)
+        model, which bounds the relative sub-optimality (None: 1e-12; an objective that is flat in some direction
+        leaves the coefficients much less accurate than P, so the default is tight).  Coordinate descent (None:
+        1e-8) stops at the first trace checkpoint, at least an epoch after the previous test, at which the
+        relative optimality residual ``Problem.relative_residual`` (the l_inf norm of the minimum-norm
+        sub-gradient of P over max(lambda_max, lam)) is at most ``tol``; a ConvergenceWarning if ``max_epochs``
+        runs out first.  Ignored by the stochastic-gradient solvers, whose constant-step iterates do not
+        converge to the optimum.
     eta : float > 0 or None, default None
         Step size of smidas, truncgrad and sgd; None: :func:`default_eta`, 1/(beta (p-1) max_i ||x_i||_p^2).
     random_state : int, RandomState or None, default 0
@@ -315,7 +341,8 @@ _PARAMS_DOC = """
         solver as its ``seed`` (same seed, same numbers as the l1lab solver); from None or a RandomState a seed
         is drawn.  Cyclic and greedy coordinate descent are deterministic and ignore it.
     solver_options : dict or None
-        Further keyword arguments of the solver, e.g. ``{"beta": 0.5}`` (coordinate descent),
+        Further keyword arguments of the solver, e.g. ``{"anderson": 0}`` or ``{"max_outer": 500}``
+        (``"working_set"``), ``{"beta": 0.5}`` or ``{"step": "coordinate"}`` (coordinate descent),
         ``{"output": "last"}`` (stochastic-gradient solvers; default here "average"), ``{"variant": "langford"}``
         (truncgrad), ``{"n_checkpoints": 100}`` (the trace's resolution).
 """

@@ -164,3 +164,40 @@ def test_zero_iterations(small_classification):
     res = solvers.scd(prob, 0)
     assert np.all(res.w == 0) and len(res.trace) == 1
     assert res.objective == pytest.approx(np.log(2))
+
+
+@pytest.mark.parametrize("loss", ["squared", "logistic"])
+def test_theorem1_with_coordinate_curvature_over_seeds(loss):
+    """The book's extension of Theorem 1: SCD stepping by 1/beta_j, beta_j = beta ||x_j||^2/m, has
+    E[P(w_T)] - P* <= d Psi_B(0)/(T+1), Psi_B(0) = 1/2 sum_j beta_j (w*_j)^2 + P(0): the mean over 24 seeds at every
+    checkpoint, with Psi_B computed here from its definition."""
+    prob, p_star, psi0 = _bound_setup(loss)
+    w_star, _ = reference_solution(prob)
+    X = np.asarray(prob.X)
+    beta_j = prob.loss.beta * (X ** 2).sum(axis=0) / prob.m
+    psi_b = 0.5 * np.sum(beta_j * w_star ** 2) + prob.objective(np.zeros(prob.d))
+    assert sst.scd_coordinate_psi0(beta_j, w_star, prob.objective(np.zeros(prob.d))) == pytest.approx(psi_b,
+                                                                                                       rel=1e-12)
+    assert psi_b < psi0                                   # beta_j < beta on this data
+    n_iter = 100 * prob.d
+    runs = [solvers.scd(prob, n_iter, seed=s, n_checkpoints=40, step="coordinate") for s in range(24)]
+    gaps = np.array([r.trace.gap(p_star) for r in runs])
+    T = runs[0].trace.iteration
+    assert np.all(gaps.mean(axis=0) <= prob.d * psi_b / (T + 1.0))
+    assert gaps.mean(axis=0)[-1] < 1e-3 * gaps.mean(axis=0)[0]
+
+
+def test_coordinate_step_is_the_exact_coordinate_minimizer():
+    """step="coordinate" on the squared loss: one cyclic step from 0 sets w_0 to the exact minimizer of P along
+    coordinate 0, S(<x_0, y>/m, lam)/(||x_0||^2/m); an empty column is skipped and keeps w_j = 0."""
+    X, y, _ = make_regression(50, 6, 2, seed=1)
+    X = np.array(X)
+    X[:, 2] = 0.0
+    prob = Problem(X, y, "squared", 0.05)
+    w = solvers.cyclic_cd(prob, 1, step="coordinate").w
+    c, a = X[:, 0] @ y / 50, X[:, 0] @ X[:, 0] / 50
+    assert w[0] == pytest.approx(np.sign(c) * max(abs(c) - 0.05, 0.0) / a, rel=1e-13)
+    res = solvers.cyclic_cd(prob, 600, step="coordinate", tol=1e-10)
+    assert res.w[2] == 0.0 and res.info["converged"] and res.info["step"] == "coordinate"
+    with pytest.raises(ValueError, match="step"):
+        solvers.scd(prob, 10, step="newton")

@@ -27,7 +27,7 @@ from l1lab.links import link_inverse, smidas_p
 from l1lab.losses import soft_threshold
 from l1lab.trace import Trace
 
-CD = ("scd", "cyclic", "gcd")
+CD = ("working_set", "scd", "cyclic", "gcd")
 STOCHASTIC = ("smidas", "truncgrad", "sgd")
 L1_LOGISTIC = {"l1_ratio": 1.0}  # scikit-learn >= 1.8 spelling of penalty="l1"
 
@@ -490,10 +490,16 @@ def test_fitted_attributes_and_trace(diabetes):
     X, y = diabetes
     est = L1Regressor(lam=0.01).fit(X, y)
     assert isinstance(est.trace_, Trace) and est.n_iter_ == est.trace_.iteration[-1]
+    assert est.solver_info_["method"] == "working_set_cd" and est.solver_info_["converged"]
+    assert np.all(np.diff(est.trace_.objective) <= 1e-15)  # each outer iteration lowers P
+    prob = _with_intercept(X, y, "squared", 0.01)
+    assert est.solver_info_["gap"] <= 1e-12 * prob.objective(prob.null_solution())
+    # the same numbers as the l1lab solver on the same problem (the default tol, 1e-12)
+    np.testing.assert_array_equal(np.r_[est.coef_, est.intercept_], solvers.working_set_cd(prob).w)
+    est = L1Regressor(lam=0.01, solver="scd").fit(X, y)
     assert est.solver_info_["method"] == "scd" and est.solver_info_["converged"]
     assert np.all(np.diff(est.trace_.objective) <= 1e-15)  # coordinate descent never increases P
     # the same numbers as the l1lab solver on the same problem with the same seed
-    prob = _with_intercept(X, y, "squared", 0.01)
     res = solvers.scd(prob, 10_000 * prob.d, seed=0, tol=1e-8)
     np.testing.assert_array_equal(np.r_[est.coef_, est.intercept_], res.w)
     sm = L1Regressor(lam=0.01, solver="smidas", random_state=5, max_epochs=2).fit(X, y)
@@ -519,7 +525,10 @@ def test_default_eta_is_the_largest_descent_step():
 def test_convergence_warning_when_the_budget_runs_out(breast_cancer):
     X, y = breast_cancer
     with pytest.warns(ConvergenceWarning, match="max_epochs=3"):
-        est = L1Classifier(lam=1e-3, max_epochs=3).fit(X, y)
+        est = L1Classifier(lam=1e-3, solver="scd", max_epochs=3).fit(X, y)
+    assert not est.solver_info_[0]["converged"]
+    with pytest.warns(ConvergenceWarning, match="duality gap"):
+        est = L1Classifier(lam=1e-3, solver_options={"max_outer": 2}).fit(X, y)
     assert not est.solver_info_[0]["converged"]
 
 

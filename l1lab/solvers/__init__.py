@@ -10,6 +10,9 @@ Stochastic recovery of a sparse theta* (``l1lab.solvers.dual_averaging``, each r
 ``l1lab.solvers.dual_averaging.sgd`` (not exported: ``sgd`` here is the penalized SGD of ``mirror``).
 l_p-regularized problem (7) of Zhu et al. (2009), min sigma ||w||_p^2/(2(p-1)) + C(w) (build the Problem with
 lam=0): ``pgs`` (the Primal Gradient Solver) and its quasi-Newton baseline ``lbfgs``.
+The practical solver of problem (5), beyond the papers (``l1lab.solvers.working_set``): ``working_set_cd``
+(coordinate curvature, working sets, Anderson extrapolation or proximal Newton, a duality-gap certificate) and
+``regularization_path`` (warm-started along a geometric grid of lam).
 Exact solutions: ``reference_solution`` (the high-accuracy optimum of (5) that every sub-optimality is measured
 against) and ``forward_selection`` (the greedy s-sparse least-squares fits of ``l1lab.solvers.forward``).
 The sparse logistic teacher's stream has its own O(d)-memory SMG and SG: ``l1lab.solvers.streamed``.
@@ -24,7 +27,8 @@ from .online import sg_l2, smg
 from .pgs import pgs
 from .projected import projected_gradient
 from .reference import reference_solution
+from .working_set import regularization_path, working_set_cd
 
 __all__ = ["scd", "cyclic_cd", "gcd", "smidas", "truncgrad", "sgd", "projected_gradient",
            "exponentiated_gradient", "smg", "sg_l2", "radar", "eda", "rda", "pgs", "lbfgs", "forward_selection",
-           "reference_solution"]
+           "reference_solution", "working_set_cd", "regularization_path"]

@@ -27,6 +27,20 @@ from ..trace import Result, TraceRecorder, log_checkpoints
 from . import _cd_kernels as K
 from ._checks import check_n_iter, check_positive, check_problem
 
+STEPS = ("global", "coordinate")
+
+
+def _step_curvatures(problem, beta, step):
+    """The kernels' ``beta`` argument: one shared bound (``step="global"``, Algorithm 1) or one curvature per
+    coordinate, beta_j = beta ||x_j||^2/m (``step="coordinate"``; an empty column gets 0 and is skipped)."""
+    if step not in STEPS:
+        raise ValueError(f"step must be one of {STEPS}, got {step!r}")
+    if step == "global":
+        return np.array([beta])
+    b = beta * problem.column_sq_norms()
+    # a length-1 array means "shared" to the kernels: pad it, so a single column is still checked for 0
+    return b if b.size > 1 else np.r_[b, b]
+
 
 def _check_common(problem, n_iter, n_checkpoints, beta, tol=None):
     check_problem(problem)
@@ -79,9 +93,7 @@ class _CDState:
         if problem.is_sparse:
             X = problem.X
             self.xty = np.asarray(X.T @ problem.y).ravel() / problem.m
-            # unsigned indices: no wrap-around checks in the kernels' inner loops; 32-bit row indices halve
-            # their memory traffic (m < 2**32 always holds for data that fits in memory)
-            self.arrays = (X.indptr.astype(np.uint64), X.indices.astype(np.uint32), X.data)
+            self.arrays = problem.csc_arrays()
         else:
             self.xty = problem._XT @ problem.y / problem.m
             self.arrays = (problem._XT,)
@@ -106,9 +118,9 @@ class _CDState:
         return self.p.smooth_from_margins(self.z) + self.p.penalty(self.w)
 
 
-def _run(problem, n_iter, n_checkpoints, beta, draw, method, seed, tol):
+def _run(problem, n_iter, n_checkpoints, beta, draw, method, seed, tol, step="global"):
     state = _CDState(problem)
-    beta_vec = np.array([beta])  # one beta shared by all coordinates
+    beta_vec = _step_curvatures(problem, beta, step)
     rec = TraceRecorder()
     rec.record(0, 0, state.objective(), 0, 0.0)
     cps = log_checkpoints(n_iter, n_checkpoints)
@@ -126,12 +138,13 @@ def _run(problem, n_iter, n_checkpoints, beta, draw, method, seed, tol):
         rec.record(b, accesses, state.objective(), np.count_nonzero(state.w), seconds)
         if stop.done(state, it, b == n_iter):
             break
-    info = {"method": method, "beta": beta, "seed": seed, "n_iter": it if tol is not None else n_iter}
+    info = {"method": method, "beta": beta, "step": step, "seed": seed, "n_iter": it if tol is not None else n_iter}
     info.update(stop.info())
     return Result(w=state.w, trace=rec.finish(), info=info)
 
 
-def scd(problem: Problem, n_iter: int, seed=0, n_checkpoints: int = 60, beta=None, tol=None) -> Result:
+def scd(problem: Problem, n_iter: int, seed=0, n_checkpoints: int = 60, beta=None, tol=None,
+        step="global") -> Result:
     r"""Stochastic coordinate descent (Algorithms 1 and 2 of Shalev-Shwartz & Tewari 2011).
 
     Starting at w = 0, each iteration samples j uniformly from {0, ..., d-1} and sets
@@ -149,6 +162,10 @@ def scd(problem: Problem, n_iter: int, seed=0, n_checkpoints: int = 60, beta=Non
     tol : None (default: run all ``n_iter`` steps) or a number > 0: stop at the first checkpoint, at least
         one epoch (d steps) after the previous test, at which ``problem.relative_residual(w) <= tol``; then
         ``n_iter`` is a maximum and ``info`` also holds ``n_iter`` (steps run), ``residual`` and ``converged``
+    step : "global" (default: Algorithm 1, the step 1/beta for every coordinate) or "coordinate": coordinate j
+        steps by 1/beta_j with its own curvature beta_j = beta ||x_j||^2/m, the exact coordinate minimizer for
+        the squared loss (beyond the paper; Theorem 1 holds with the weighted potential
+        :func:`l1lab.theory.shalev_shwartz_tewari.scd_coordinate_psi0`); empty columns are skipped
 
     Returns
     -------
@@ -168,15 +185,16 @@ def scd(problem: Problem, n_iter: int, seed=0, n_checkpoints: int = 60, beta=Non
     n_iter, beta, tol = _check_common(problem, n_iter, n_checkpoints, beta, tol)
     rng = np.random.default_rng(seed)
     return _run(problem, n_iter, n_checkpoints, beta,
-                lambda a, b: rng.integers(0, problem.d, size=b - a, dtype=np.int64), "scd", seed, tol)
+                lambda a, b: rng.integers(0, problem.d, size=b - a, dtype=np.int64), "scd", seed, tol, step)
 
 
-def cyclic_cd(problem: Problem, n_iter: int, n_checkpoints: int = 60, beta=None, tol=None) -> Result:
-    """Cyclic coordinate descent: the update of Algorithm 1 with j = t mod d (deterministic).  ``tol``: the
-    stopping rule of :func:`scd`."""
+def cyclic_cd(problem: Problem, n_iter: int, n_checkpoints: int = 60, beta=None, tol=None,
+              step="global") -> Result:
+    """Cyclic coordinate descent: the update of Algorithm 1 with j = t mod d (deterministic).  ``tol`` and
+    ``step``: as in :func:`scd`."""
     n_iter, beta, tol = _check_common(problem, n_iter, n_checkpoints, beta, tol)
     return _run(problem, n_iter, n_checkpoints, beta,
-                lambda a, b: np.arange(a, b, dtype=np.int64) % problem.d, "cyclic_cd", None, tol)
+                lambda a, b: np.arange(a, b, dtype=np.int64) % problem.d, "cyclic_cd", None, tol, step)
 
 
 def gcd(problem: Problem, n_iter: int, n_checkpoints: int = 30, beta=None, tol=None) -> Result:

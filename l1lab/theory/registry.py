@@ -42,6 +42,12 @@ REGISTRY: list[TheoremEntry] = [
                  sst.scd_expected_gap_bound, "chapters/scd", label="scd-thm-expected"),
     TheoremEntry("sst.theorem1.psi0", SST, "Theorem 1 (potential)", r"Psi(0) = beta/2 ||w*||_2^2 + P(0)",
                  sst.scd_psi0, "chapters/scd", label="scd-thm-expected"),
+    TheoremEntry("sst.theorem1.coordinate", SST, "Theorem 1 with coordinate curvature (this book)",
+                 r"E[P(w_T)] - P(w*) <= d Psi_B(0)/(T+1), Psi_B(0) = 1/2 sum_j beta_j (w*_j)^2 + P(0), "
+                 r"steps 1/beta_j",
+                 sst.scd_coordinate_psi0, "chapters/fast_cd", label="fastcd-thm-coordinate",
+                 note="beyond the paper: its proof in the norm sum_j beta_j v_j^2 (Nesterov 2012; Richtarik & "
+                      "Takac 2014)"),
     TheoremEntry("sst.theorem1.iterations", SST, "Theorem 1 (iterations)",
                  r"T = ceil(d Psi(0)/eps) - 1 iterations give expected eps-accuracy",
                  sst.scd_iterations_for_accuracy, "chapters/scd", label="scd-thm-expected"),

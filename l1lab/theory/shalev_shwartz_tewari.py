@@ -30,6 +30,27 @@ def scd_psi0(beta, w_star, p0):
     return 0.5 * float(beta) * float(w_star @ w_star) + float(p0)
 
 
+def scd_coordinate_psi0(beta_j, w_star, p0):
+    r"""Theorem 1 of Shalev-Shwartz & Tewari (2011) with coordinate curvature (this book's extension, not in the
+    paper; the weighted norm of Nesterov (2012) and Richtárik & Takáč (2014)): the potential
+    :math:`\Psi_B(0) = \frac12\sum_j \beta_j (w^\star_j)^2 + P(0)`.
+
+    When every coordinate j satisfies condition (9) with its own constant beta_j (beta_j = beta ||x_j||^2/m for
+    the squared and the logistic loss) and SCD steps by 1/beta_j (``scd(..., step="coordinate")``), the proof
+    of Theorem 1 with the norm :math:`\|v\|_B^2 = \sum_j \beta_j v_j^2` gives
+    :math:`\mathbb{E}[P(w_T)] - P^\star \le \frac{d\,\Psi_B(0)}{T+1}` (d >= 2), i.e.
+    :func:`scd_expected_gap_bound` with this potential.  Since beta_j <= beta on [-1, 1] data,
+    Psi_B(0) <= Psi(0).
+    """
+    beta_j = np.asarray(beta_j, dtype=np.float64)
+    w_star = np.asarray(w_star, dtype=np.float64)
+    if beta_j.shape != w_star.shape:
+        raise ValueError(f"beta_j and w_star must have the same shape, got {beta_j.shape} and {w_star.shape}")
+    if np.any(~(beta_j >= 0)):
+        raise ValueError("beta_j must be >= 0")
+    return 0.5 * float(beta_j @ (w_star * w_star)) + float(p0)
+
+
 def scd_expected_gap_bound(T, d, psi0):
     r"""Theorem 1 of Shalev-Shwartz & Tewari (2011):
     :math:`\mathbb{E}[P(w_T)] - P(w^\star) \le \frac{d\,\Psi(0)}{T+1}` for SCD after T iterations.
