@@ -180,7 +180,7 @@ class _ExtendableScd:
         acc, obj, nnz, sec = (np.array(c) for c in zip(*rows))
         trace = Trace(iteration=cps.astype(np.int64), data_accesses=acc.astype(np.float64),
                       objective=obj.astype(np.float64), nnz=nnz.astype(np.int64), seconds=sec.astype(np.float64))
-        info = {"method": "scd", "beta": self.beta, "seed": self.seed, "n_iter": int(T)}
+        info = {"method": "scd", "beta": self.beta, "step": "global", "seed": self.seed, "n_iter": int(T)}
         return Result(w=self.w[int(T)].copy(), trace=trace, info=info)
 
 

@@ -25,7 +25,7 @@ __all__ = ["ALGORITHM_COLORS", "BAND_ALPHA", "BOUND", "FLOOR", "MEAN_LW", "algor
 #: the colour of each algorithm of the book, in every chapter
 ALGORITHM_COLORS = {
     # coordinate methods (Shalev-Shwartz & Tewari 2011)
-    "SCD": "C0", "cyclic CD": "C1", "GCD": "C2",
+    "SCD": "C0", "cyclic CD": "C1", "GCD": "C2", "working-set CD": "C5",
     # stochastic gradient methods
     "SMIDAS": "C3", "TruncGrad": "C4", "SGD": "C7",
     # the teacher chapter (exponentiated gradient)
