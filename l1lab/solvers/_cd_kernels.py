@@ -186,17 +186,24 @@ def cd_sparse(code, indptr, indices, data, y, xty, w, z, idx, lam, pw, beta):
 @njit(cache=True, inline="always")
 def _greedy_pick(grad, w, lam, pw, beta):
     # Guaranteed decrease of the coordinate step, from (9) and (10):
-    #   P(w) - P(w + eta_j e_j) >= -(g_j eta_j + beta/2 eta_j^2 + lam_j(|w_j + eta_j| - |w_j|)),
-    # lam_j = lam (lam c_j with penalty weights pw).
+    #   P(w) - P(w + eta_j e_j) >= -(g_j eta_j + beta_j/2 eta_j^2 + lam_j(|w_j + eta_j| - |w_j|)),
+    # lam_j = lam (lam c_j with penalty weights pw); beta_j = beta[0] when beta holds one shared bound, and a
+    # coordinate with beta_j <= 0 (an empty column, with coordinate curvature) is never picked.
     best_j = 0
     best = -1.0
     weighted = pw.shape[0] > 0
+    shared = beta.shape[0] == 1
     lam_j = lam
+    b = beta[0]
     for j in range(grad.shape[0]):
         if weighted:
             lam_j = lam * pw[j]
-        eta = soft_step(w[j], grad[j], lam_j, beta) - w[j]
-        dec = -(grad[j] * eta + 0.5 * beta * eta * eta + lam_j * (abs(w[j] + eta) - abs(w[j])))
+        if not shared:
+            b = beta[j]
+            if b <= 0.0:
+                continue
+        eta = soft_step(w[j], grad[j], lam_j, b) - w[j]
+        dec = -(grad[j] * eta + 0.5 * b * eta * eta + lam_j * (abs(w[j] + eta) - abs(w[j])))
         if dec > best:
             best = dec
             best_j = j
@@ -206,8 +213,8 @@ def _greedy_pick(grad, w, lam, pw, beta):
 @njit(cache=True)
 def gcd_dense(code, XT, y, xty, w, z, n_steps, lam, pw, beta, chosen):
     """Greedy coordinate descent: each step computes the full gradient (all of X) and updates the coordinate
-    with the largest guaranteed decrease.  ``chosen`` receives the coordinates picked; ``pw`` as in
-    :func:`cd_dense`."""
+    with the largest guaranteed decrease.  ``chosen`` receives the coordinates picked; ``pw`` and ``beta`` (one
+    shared bound or one per coordinate) as in :func:`cd_dense`."""
     d, m = XT.shape
     inv_m = 1.0 / m
     dz = np.empty(m)
@@ -219,7 +226,8 @@ def gcd_dense(code, XT, y, xty, w, z, n_steps, lam, pw, beta, chosen):
             grad[j] = dot(XT[j], dz) * inv_m
         j = _greedy_pick(grad, w, lam, pw, beta)
         chosen[t] = j
-        new = soft_step(w[j], grad[j], lam if pw.shape[0] == 0 else lam * pw[j], beta)
+        new = soft_step(w[j], grad[j], lam if pw.shape[0] == 0 else lam * pw[j],
+                        beta[0] if beta.shape[0] == 1 else beta[j])
         delta = new - w[j]
         if delta != 0.0:
             w[j] = new
@@ -243,7 +251,8 @@ def gcd_sparse(code, indptr, indices, data, y, xty, w, z, n_steps, lam, pw, beta
             grad[j] = sparse_dot(indptr, indices, data, j, dz) * inv_m
         j = _greedy_pick(grad, w, lam, pw, beta)
         chosen[t] = j
-        new = soft_step(w[j], grad[j], lam if pw.shape[0] == 0 else lam * pw[j], beta)
+        new = soft_step(w[j], grad[j], lam if pw.shape[0] == 0 else lam * pw[j],
+                        beta[0] if beta.shape[0] == 1 else beta[j])
         delta = new - w[j]
         if delta != 0.0:
             w[j] = new
