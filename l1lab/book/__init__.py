@@ -2,8 +2,8 @@
 
 One module per chapter holds that chapter's demos, each in three layers (a cached *data* function, a *figure*
 function returning a ``matplotlib.figure.Figure``, and a *widget* built with ipywidgets inside the function):
-:mod:`.l1_problem`, :mod:`.scd`, :mod:`.lower_bound`, :mod:`.smidas`, :mod:`.experiments`, :mod:`.projections`,
-:mod:`.exponentiated`, :mod:`.pgs`, :mod:`.radar`.  Shared by them:
+:mod:`.l1_problem`, :mod:`.scd`, :mod:`.lower_bound`, :mod:`.fast_cd`, :mod:`.smidas`, :mod:`.experiments`,
+:mod:`.projections`, :mod:`.exponentiated`, :mod:`.pgs`, :mod:`.radar`.  Shared by them:
 
 * :mod:`.controls` -- the sliders and the wiring of a widget to its figure;
 * :mod:`.live` -- figures redrawn in place, so that a slider move costs a redraw;

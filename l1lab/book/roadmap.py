@@ -43,6 +43,7 @@ LECTURES = (
     Lecture("chapters/l1_problem", "The ℓ1 problem", SST, (), (0, 3)),
     Lecture("chapters/scd", "Stochastic\ncoordinate\ndescent", SST, ("chapters/l1_problem",), (1, 0)),
     Lecture("chapters/lower_bound", "What no\ncoordinate\nmethod can beat", SST, ("chapters/scd",), (2, 0)),
+    Lecture("chapters/fast_cd", "From Algorithm 1\nto a fast\nsolver", SST, ("chapters/scd",), (3, 0)),
     Lecture("chapters/smidas", "Mirror descent\nmade sparse", SST, ("chapters/scd",), (2, 2)),
     Lecture("chapters/smidas_truncgrad", "Truncated\ngradient and\nthe p-norm", SST, ("chapters/smidas",),
             (3, 2)),

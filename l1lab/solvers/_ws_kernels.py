@@ -211,7 +211,8 @@ def inner_cd(code, sparse, XT, indptr, indices, data, y, xty, w, z, ws, lam_ws, 
              K, check_every, counts):
     """Coordinate descent over the working set ``ws`` until its largest violation is at most ``tol`` or
     ``max_epochs`` epochs have run.  Anderson extrapolation every K epochs (K = 0: none).  ``counts`` receives
-    (epochs run, extrapolations accepted, extrapolations tried)."""
+    (epochs run, extrapolations accepted, extrapolations tried, passes over the working set's columns: epochs,
+    extrapolations tried and optimality checks)."""
     n = ws.shape[0]
     m = z.shape[0]
     g = np.empty(n)
@@ -223,9 +224,11 @@ def inner_cd(code, sparse, XT, indptr, indices, data, y, xty, w, z, ws, lam_ws, 
     epochs = 0
     accepted = 0
     tried = 0
+    passes = 0
     while epochs < max_epochs:
         _cd_epoch(code, sparse, XT, indptr, indices, data, y, xty, w, z, ws, lam_ws, inv_h_ws)
         epochs += 1
+        passes += 1
         if K > 0:
             for k in range(n):
                 W[stored, k] = w[ws[k]]
@@ -235,6 +238,7 @@ def inner_cd(code, sparse, XT, indptr, indices, data, y, xty, w, z, ws, lam_ws, 
                 c = anderson_weights(W, K)
                 if c.shape[0] == K:
                     tried += 1
+                    passes += 1   # X (w_acc - w) reads the working set's columns once
                     for k in range(n):
                         s = 0.0
                         for a in range(K):
@@ -261,11 +265,13 @@ def inner_cd(code, sparse, XT, indptr, indices, data, y, xty, w, z, ws, lam_ws, 
                         for i in range(m):
                             z[i] = z_acc[i]
         if epochs % check_every == 0 or epochs == max_epochs:
+            passes += 1
             if ws_max_violation(code, sparse, XT, indptr, indices, data, y, w, z, ws, lam_ws, g, dz) <= tol:
                 break
     counts[0] = epochs
     counts[1] = accepted
     counts[2] = tried
+    counts[3] = passes
 
 
 @njit(cache=True, inline="always")
@@ -291,7 +297,8 @@ def inner_newton(code, sparse, XT, indptr, indices, data, y, w, z, ws, lam_ws, m
     backtracking line search on P (Armijo with the model's decrease).  The model epochs are extrapolated as in
     :func:`inner_cd` (Anderson, every K epochs, kept if the model's value drops; K = 0: none): the model is a
     quadratic, where extrapolation helps most on correlated columns.  Stops when the largest violation over
-    the working set is at most ``tol``.  ``counts``: (Newton steps, model epochs, line-search halvings)."""
+    the working set is at most ``tol``.  ``counts``: (Newton steps, model epochs, line-search halvings, passes
+    over the working set's columns: checks, the model's curvatures and gradient, epochs, extrapolations)."""
     n = ws.shape[0]
     m = z.shape[0]
     inv_m = 1.0 / m
@@ -310,8 +317,10 @@ def inner_newton(code, sparse, XT, indptr, indices, data, y, w, z, ws, lam_ws, m
     steps = 0
     model_epochs = 0
     halvings = 0
+    passes = 0
     while steps < max_newton:
         viol = ws_max_violation(code, sparse, XT, indptr, indices, data, y, w, z, ws, lam_ws, g, dz)
+        passes += 1
         if viol <= tol:
             break
         steps += 1
@@ -324,6 +333,7 @@ def inner_newton(code, sparse, XT, indptr, indices, data, y, w, z, ws, lam_ws, m
             d[k] = 0.0
             hj[k] = col_wsq(sparse, XT, indptr, indices, data, j, h)
             gj[k] = col_dot(sparse, XT, indptr, indices, data, j, r)
+        passes += 2
         # coordinate descent on the model, to a tenth of the current violation (in gradient units: a step
         # times its curvature), so the model is solved more accurately as Newton closes in
         model_tol = 0.1 * viol
@@ -346,6 +356,7 @@ def inner_newton(code, sparse, XT, indptr, indices, data, y, w, z, ws, lam_ws, m
                     if a > biggest:
                         biggest = a
             model_epochs += 1
+            passes += 1
             if biggest <= model_tol:
                 break
             if K > 0:
@@ -356,6 +367,7 @@ def inner_newton(code, sparse, XT, indptr, indices, data, y, w, z, ws, lam_ws, m
                     stored = 0
                     c = anderson_weights(D, K)
                     if c.shape[0] == K:
+                        passes += 1
                         for k in range(n):
                             s = 0.0
                             for a in range(K):
@@ -422,6 +434,7 @@ def inner_newton(code, sparse, XT, indptr, indices, data, y, w, z, ws, lam_ws, m
     counts[0] = steps
     counts[1] = model_epochs
     counts[2] = halvings
+    counts[3] = passes
 
 
 @njit(cache=True)

@@ -212,7 +212,7 @@ def _solve(setup: _Setup, lam, w0, tol, max_outer, max_epochs, ws_start, anderso
     rec = TraceRecorder()
     gaps = []
     ws_sizes = []
-    counts = np.zeros(3, dtype=np.int64)
+    counts = np.zeros(4, dtype=np.int64)
     totals = {"epochs": 0, "extrapolations_accepted": 0, "extrapolations_tried": 0, "newton_steps": 0,
               "model_epochs": 0}
     steps = 0
@@ -226,7 +226,8 @@ def _solve(setup: _Setup, lam, w0, tol, max_outer, max_epochs, ws_start, anderso
         z = setup.margins(w)   # afresh from the support: no drift from the incremental updates
         dz = p.loss.deriv(z, p.y)
         grad = setup.gradient(w, z, dz)
-        accesses += p.nnz
+        if w.any():            # X^T L'(z) and the support's columns; at w = 0 both are free
+            accesses += p.nnz + float(p.column_nnz[w != 0].sum())
         primal = p.smooth_from_margins(z) + float(lam_j @ np.abs(w))
         dual, _ = _dual(setup, lam_j, z, dz, grad)
         gap = primal - dual
@@ -269,9 +270,8 @@ def _solve(setup: _Setup, lam, w0, tol, max_outer, max_epochs, ws_start, anderso
             totals["newton_steps"] += int(counts[0])
             totals["model_epochs"] += int(counts[1])
             work = int(counts[0]) + int(counts[1])
-        ws_nnz = float(p.column_nnz[ws].sum())
         steps += work * ws.size
-        accesses += work * ws_nnz
+        accesses += int(counts[3]) * float(p.column_nnz[ws].sum())   # every pass over the working set's columns
         stalled = work == 0
     info = {"method": "working_set_cd", "inner": inner, "lam": lam, "tol": tol, "gap": gap,
             "gap_target": target, "converged": converged, "n_outer": len(ws_sizes), "gaps": np.array(gaps),
@@ -308,6 +308,10 @@ def working_set_cd(problem: Problem, tol: float = 1e-12, w0=None, max_outer: int
     Result: ``w``; a trace with one record per outer iteration (cumulative coordinate updates, data accesses, P,
     nonzeros, wall seconds including the gap computations); ``info`` with ``gap`` (the certificate),
     ``gap_target``, ``converged``, ``gaps`` (every outer iteration's), ``ws_sizes`` and the inner counts.
+    Data accesses count every entry of X read after the setup (whose one pass, for <x_j, y> and the curvatures,
+    is not counted, as for :func:`l1lab.solvers.scd`): the full gradient and the support's columns of each
+    outer iteration (both free at w = 0), and every pass over the working set's columns (epochs, optimality
+    checks, extrapolations, the Newton models' curvatures and gradients).
 
     Examples
     --------

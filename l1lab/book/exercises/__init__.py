@@ -12,7 +12,18 @@ The reference implementations are l1lab's own (:func:`l1lab.losses.soft_threshol
 :func:`l1lab.links.link_inverse`, the projections, the theory modules); the student's code is never compared with
 itself.  A chapter's checkers live in the module of that chapter's name; this package exports them all.
 """
-from . import experiments, exponentiated, l1_problem, lower_bound, pgs, projections, radar, scd, smidas  # noqa: E402
+from . import (  # noqa: E402
+    experiments,
+    exponentiated,
+    fast_cd,
+    l1_problem,
+    lower_bound,
+    pgs,
+    projections,
+    radar,
+    scd,
+    smidas,
+)
 from ._framework import (
     ATOL,
     PLACEHOLDER,
@@ -32,6 +43,7 @@ from ._framework import (
 )
 from .experiments import *  # noqa: F401,F403
 from .exponentiated import *  # noqa: F401,F403
+from .fast_cd import *  # noqa: F401,F403
 from .l1_problem import *  # noqa: F401,F403
 from .lower_bound import *  # noqa: F401,F403
 from .pgs import *  # noqa: F401,F403
@@ -43,5 +55,6 @@ from .smidas import *  # noqa: F401,F403
 __all__ = ["ATOL", "ExerciseFailed", "PLACEHOLDER", "RTOL", "Report", "SOLUTION_BEGIN", "SOLUTION_END", "compare",
            "execute_notebook", "fmt", "main", "make_student_notebook", "small_problems", "student_source",
            "write_student_versions"]
-for _module in (l1_problem, scd, smidas, projections, exponentiated, lower_bound, experiments, radar, pgs):
+for _module in (l1_problem, scd, smidas, projections, exponentiated, lower_bound, experiments, radar, pgs,
+                fast_cd):
     __all__ += _module.__all__
