@@ -346,3 +346,23 @@ def test_figures_fit_the_page_and_their_text_is_readable(live):
         assert top.y0 > bottom.y1 and top.width == pytest.approx(bottom.width, rel=0.05)   # stacked, full width
         sizes = [t.get_fontsize() for t in _texts(fig) if t.get_text()]
         assert sizes and min(sizes) >= 9
+
+
+def test_paper_size_trials_are_shared_through_the_disk(tmp_path, monkeypatch):
+    """Large trials are kept on disk (the two RADAR lectures draw the same ones in separate processes): a process
+    that finds the file loads exactly the record another computed; a damaged file is ignored and recomputed."""
+    rw_mod = W
+    monkeypatch.setenv("L1LAB_DATA", str(tmp_path))
+    monkeypatch.setattr(rw_mod, "_DISK_MIN_SIZE", 100 * 1_000)
+    monkeypatch.setattr(rw_mod, "_CACHE", {})
+    first = rw_mod.run_trial("RDA", 100, 1_000, trial=2)
+    files = list(tmp_path.rglob("*.pkl"))
+    assert len(files) == 1
+    rw_mod._CACHE.clear()
+    again = rw_mod.run_trial("RDA", 100, 1_000, trial=2)
+    assert again is not first and np.array_equal(again.error, first.error) and again.method == "RDA"
+    files[0].write_bytes(b"not a pickle")
+    rw_mod._CACHE.clear()
+    fresh = rw_mod.run_trial("RDA", 100, 1_000, trial=2)
+    assert np.array_equal(fresh.error, first.error)
+    assert rw_mod.run_trial("RDA", 99, 1_000, trial=2) is not None and len(list(tmp_path.rglob("*.pkl"))) == 1

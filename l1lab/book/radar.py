@@ -277,6 +277,57 @@ def _run_job(job):
 
 _CACHE: dict = {}
 _CACHE_LIMIT = 4_000
+#: trials with d T at least this are also kept on disk, so that the processes that build the book share them (the two
+#: RADAR lectures draw the same paper-size trials): ``<data home>/radar-trials/<hash of l1lab's source>/``, where a
+#: change anywhere in the package starts a fresh folder
+_DISK_MIN_SIZE = 10 ** 8
+
+
+def _disk_dir():
+    import hashlib
+    from pathlib import Path
+
+    from ..data.real import data_home
+
+    h = hashlib.sha256()
+    root = Path(__file__).resolve().parents[1]
+    for path in sorted(root.rglob("*.py")):
+        h.update(path.relative_to(root).as_posix().encode())
+        h.update(path.read_bytes())
+    return data_home() / "radar-trials" / h.hexdigest()[:20]
+
+
+def _disk_path(key):
+    import hashlib
+
+    return _disk_dir() / (hashlib.sha256(repr(key).encode()).hexdigest()[:24] + ".pkl")
+
+
+def _disk_load(key):
+    import pickle
+
+    try:
+        with open(_disk_path(key), "rb") as f:
+            record = pickle.load(f)
+    except (OSError, EOFError, pickle.UnpicklingError):
+        return None
+    return record if isinstance(record, TrialRecord) else None
+
+
+def _disk_store(key, record):
+    """Write atomically (a temporary file renamed), so a reader never sees half a file; a failure to write (a
+    read-only home, say) only costs the sharing."""
+    import pickle
+
+    try:
+        path = _disk_path(key)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+        with open(tmp, "wb") as f:
+            pickle.dump(record, f, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(tmp, path)
+    except OSError:
+        pass
 
 
 def _key(method, d, T, q, trial, const_epochs, const_lam):
@@ -300,6 +351,11 @@ def _workers() -> int:
 def _compute(keys):
     """Run the jobs of ``keys`` that are not cached (in forked processes if worth it) and cache them."""
     todo = [k for k in dict.fromkeys(keys) if k not in _CACHE]
+    for k in [k for k in todo if k[1] * k[2] >= _DISK_MIN_SIZE]:
+        record = _disk_load(k)
+        if record is not None:
+            _CACHE[k] = record
+            todo.remove(k)
     if todo:
         work = sum(_COST[k[0]] * k[1] * k[2] for k in todo)
         workers = min(_workers(), len(todo))
@@ -313,6 +369,9 @@ def _compute(keys):
         if len(_CACHE) + len(records) > _CACHE_LIMIT:
             _CACHE.clear()
         _CACHE.update(zip(todo, records))
+        for k, record in zip(todo, records):
+            if k[1] * k[2] >= _DISK_MIN_SIZE:
+                _disk_store(k, record)
     return [_CACHE[k] for k in keys]
 
 
