@@ -181,6 +181,29 @@ def anderson_weights(W, K):
 
 
 @njit(cache=True)
+def extrapolate(W, K, sparse, XT, indptr, indices, data, ws, u, v_acc, u_acc):
+    """The Anderson point of the iterates stored in W[0..K] (rows over the working set; W[K] is the current one)
+    into ``v_acc``, and the margins u + X_ws (v_acc - W[K]) into ``u_acc`` (one pass over the working set's
+    columns).  Returns False, writing nothing, when the weights are not defined."""
+    c = anderson_weights(W, K)
+    if c.shape[0] != K:
+        return False
+    n = W.shape[1]
+    for k in range(n):
+        s = 0.0
+        for a in range(K):
+            s += c[a] * W[a + 1, k]
+        v_acc[k] = s
+    for i in range(u.shape[0]):
+        u_acc[i] = u[i]
+    for k in range(n):
+        diff = v_acc[k] - W[K, k]
+        if diff != 0.0:
+            col_axpy(sparse, XT, indptr, indices, data, ws[k], diff, u_acc)
+    return True
+
+
+@njit(cache=True)
 def _cd_epoch(code, sparse, XT, indptr, indices, data, y, xty, w, z, ws, lam_ws, inv_h_ws):
     inv_m = 1.0 / z.shape[0]
     for k in range(ws.shape[0]):
@@ -235,21 +258,9 @@ def inner_cd(code, sparse, XT, indptr, indices, data, y, xty, w, z, ws, lam_ws, 
             stored += 1
             if stored == K + 1:
                 stored = 0
-                c = anderson_weights(W, K)
-                if c.shape[0] == K:
+                if extrapolate(W, K, sparse, XT, indptr, indices, data, ws, z, w_acc, z_acc):
                     tried += 1
-                    passes += 1   # X (w_acc - w) reads the working set's columns once
-                    for k in range(n):
-                        s = 0.0
-                        for a in range(K):
-                            s += c[a] * W[a + 1, k]
-                        w_acc[k] = s
-                    for i in range(m):
-                        z_acc[i] = z[i]
-                    for k in range(n):
-                        diff = w_acc[k] - w[ws[k]]
-                        if diff != 0.0:
-                            col_axpy(sparse, XT, indptr, indices, data, ws[k], diff, z_acc)
+                    passes += 1   # X (w_acc - w) read the working set's columns once
                     p_now = ws_objective(code, y, z, w, ws, lam_ws)
                     # the objective of the extrapolated point, with w_acc in place of w on the working set
                     p_acc = 0.0
@@ -365,20 +376,8 @@ def inner_newton(code, sparse, XT, indptr, indices, data, y, w, z, ws, lam_ws, m
                 stored += 1
                 if stored == K + 1:
                     stored = 0
-                    c = anderson_weights(D, K)
-                    if c.shape[0] == K:
+                    if extrapolate(D, K, sparse, XT, indptr, indices, data, ws, Xd, d_acc, Xd_acc):
                         passes += 1
-                        for k in range(n):
-                            s = 0.0
-                            for a in range(K):
-                                s += c[a] * D[a + 1, k]
-                            d_acc[k] = s
-                        for i in range(m):
-                            Xd_acc[i] = Xd[i]
-                        for k in range(n):
-                            diff = d_acc[k] - d[k]
-                            if diff != 0.0:
-                                col_axpy(sparse, XT, indptr, indices, data, ws[k], diff, Xd_acc)
                         if _model_value(gj, h, Xd_acc, w, d_acc, ws, lam_ws) < _model_value(gj, h, Xd, w, d, ws,
                                                                                             lam_ws):
                             for k in range(n):
