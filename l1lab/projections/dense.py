@@ -13,15 +13,29 @@ entry keeps its sign).  The methods differ only in how they find theta:
 * ``"condat"`` -- Condat (2016): one pass that keeps a running estimate of theta and a list of candidate
   entries, then a few cleaning passes; O(n) observed and the fastest known in practice.
 
-Every method returns a new array (never the input object) and theta is recomputed from the identified support
-as (sum of its entries - z)/|support|, so all methods agree to rounding.
+Every method returns a new array (never the input object).
+
+**Exact across the floating-point range.**  The naive last step, w_i = v_i - theta with theta = (sum of the support
+- z)/|support|, cancels when theta is large next to the result: ``project_l1_ball([1e300, -1e300, 1e300], 1)``
+would give 0 where the answer is (1/3, -1/3, 1/3), because theta ~ 1e300 - 1/3 rounds to 1e300.  So each method's
+threshold only serves as an *anchor* a (any float within z of the true theta, else the largest entry, which always
+is): the differences d_i = v_i - a are computed once (a float subtraction is exact to its last bit), the support
+and the correction c = theta - a are found from them by Michelot's fixed point (c = (sum_S d_i - z)/|S|,
+S = {d_i > c}, which never moves away from the answer), and w_i = d_i - c.  Every number in that computation is
+of the size of the result, so ||w||_1 = z to a few ulps whatever the size of v, of z, or of their ratio (tested
+against exact rational arithmetic from 1e-300 to 1e300).  It costs one pass over v, as the previous recomputation
+of theta did.
+
+**Input types.**  v (and the weights a) are converted to float64 (float32 and integer inputs exactly, so the
+result is the float64 projection of the same numbers); the result is always a new float64 array.
 """
 from __future__ import annotations
 
 import math
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.extending import intrinsic
 
 __all__ = ["METHODS", "l1_ball_threshold", "project_l1_ball", "project_simplex", "project_weighted_l1_ball",
            "simplex_threshold"]
@@ -161,8 +175,164 @@ def _support_threshold_kernel(u, z, theta):
 
 
 def _support_threshold(u, z, theta):
-    """Recompute theta from the support {u > theta}: (sum - z)/count, the same expression for all methods."""
+    """Recompute theta from the support {u > theta}: (sum - z)/count (the solvers' kernels use this one)."""
     return _support_threshold_kernel(u, z, theta)
+
+
+@njit(cache=True)
+def _fixed_point_pass(u, a, c, tol):
+    """One pass of :func:`_fixed_point`: over S = {d > c}, d = u - a, the compensated sum (Neumaier) as
+    (sum, compensation), |S|, min over S, max outside S, and the number of d within tol of c."""
+    s = 0.0
+    comp = 0.0
+    cnt = 0
+    near = 0
+    dmin_in = np.inf
+    dmax_out = -np.inf
+    for i in range(u.shape[0]):
+        d = u[i] - a
+        near += abs(d - c) <= tol
+        if d > c:
+            t = s + d
+            if abs(s) >= abs(d):
+                comp += (s - t) + d
+            else:
+                comp += (d - t) + s
+            s = t
+            cnt += 1
+            dmin_in = min(dmin_in, d)
+        else:
+            dmax_out = max(dmax_out, d)
+    return s, comp, cnt, near, dmin_in, dmax_out
+
+
+#: a pass of _fixed_point is final when its set is consistent with its c, or when the only entries on the wrong
+#: side are at most _NEAR_COUNT within eps z of it (they change ||w||_1 by at most 2 eps z each)
+_NEAR_COUNT = 4
+
+
+@njit(cache=True)
+def _fixed_point(u, a, z):
+    """The correction c with theta = a + c exactly enough: S = {d_i > c}, c = (sum_S d_i - z)/|S|, d_i = u_i - a.
+
+    Michelot's iteration: for any set S of the largest entries, (sum_S d - z)/|S| is at most the true c, so the
+    set {d > c} that follows contains the support and shrinks to it while c increases; the first pass starts
+    from S = {d > 0} (u > a) and stops at once when that set is consistent with its own c (or inconsistent only
+    by a few entries within eps z of it, as when an entry lies exactly at the threshold).  The sum is compensated
+    (Neumaier), so c is accurate to the size of the d_i in the support, which is that of z when ``a`` is within z
+    of theta (the caller's choice).  Returns (c, |S|)."""
+    c = 0.0
+    prev = -1
+    tol = 2.220446049250313e-16 * z
+    for _ in range(u.shape[0] + 3):
+        s, comp, cnt, near, dmin_in, dmax_out = _fixed_point_pass(u, a, c, tol)
+        if cnt == 0:  # c at or above every d: start below the answer, from S = {the largest entry}
+            c = dmax_out - z
+            prev = -1
+            continue
+        new = ((s - z) + comp) / cnt
+        if cnt == prev or (dmin_in > new and dmax_out <= new) or (abs(new - c) <= tol and near <= _NEAR_COUNT):
+            return new, cnt
+        c = new
+        prev = cnt
+    return c, prev
+
+
+@intrinsic
+def _fma(typingctx, x, y, w):
+    """x * y + w with one rounding (LLVM's fma: the instruction where the CPU has it, else an exact libm call)."""
+    sig = types.float64(types.float64, types.float64, types.float64)
+
+    def codegen(context, builder, signature, args):
+        return builder.fma(*args)
+
+    return sig, codegen
+
+
+@njit(cache=True)
+def _fixed_point_weighted(u, wt, a, z):
+    """The weighted version of :func:`_fixed_point`: d_i = u_i - a wt_i with one rounding (fma), the support
+    S = {d_i > c wt_i}, c = (sum_S wt_i d_i - z)/sum_S wt_i^2.  Returns (c, |sum_S wt_i d_i|): when that sum is
+    much larger than z (the anchor a was far from theta next to z), c lost digits and the caller re-anchors."""
+    n = u.shape[0]
+    c = 0.0
+    prev = -1
+    for _ in range(n + 3):
+        s = 0.0
+        comp = 0.0
+        q = 0.0
+        cnt = 0
+        rmin_in = np.inf
+        rmax_out = -np.inf
+        imax = 0
+        for i in range(n):
+            d = _fma(-a, wt[i], u[i])
+            r = d / wt[i]
+            if d > c * wt[i]:
+                x = wt[i] * d
+                t = s + x
+                if abs(s) >= abs(x):
+                    comp += (s - t) + x
+                else:
+                    comp += (x - t) + s
+                s = t
+                q += wt[i] * wt[i]
+                cnt += 1
+                rmin_in = min(rmin_in, r)
+            elif r > rmax_out:
+                rmax_out = r
+                imax = i
+        if cnt == 0:  # start below the answer, from S = {the largest ratio}
+            c_try = rmax_out - z / (wt[imax] * wt[imax])
+            if not c_try < rmax_out:  # z below the rounding of that ratio: re-anchor at it
+                return rmax_out, np.inf
+            c = c_try
+            prev = -1
+            continue
+        new = ((s - z) + comp) / q
+        if cnt == prev or (rmin_in > new and rmax_out <= new):
+            return new, abs(s + comp)
+        c = new
+        prev = cnt
+    return c, np.inf
+
+
+@njit(cache=True)
+def _residuals(u, wt, a):
+    """u - a wt with one rounding per entry (the magnitudes left after a threshold a)."""
+    out = np.empty_like(u)
+    for i in range(u.shape[0]):
+        out[i] = _fma(-a, wt[i], u[i])
+    return out
+
+
+def _anchor(theta, top, z):
+    """theta if it is within z below the largest entry ``top`` (where the true threshold lies), else top."""
+    return theta if top - z <= theta <= top else top
+
+
+@njit(cache=True)
+def _abs_sum_max(v):
+    u = np.empty_like(v)
+    s = 0.0
+    mx = 0.0
+    for i in range(v.shape[0]):
+        x = abs(v[i])
+        u[i] = x
+        s += x
+        if x > mx:
+            mx = x
+    return u, s, mx
+
+
+@njit(cache=True)
+def _shrink_signed_anchored(v, a, c):
+    """sign(v) max((|v| - a) - c, 0), one pass, +0.0 for the zeros."""
+    out = np.empty_like(v)
+    for i in range(v.shape[0]):
+        x = (abs(v[i]) - a) - c
+        out[i] = (x if v[i] > 0 else -x) if x > 0.0 else 0.0
+    return out
 
 
 @njit(cache=True)
@@ -185,7 +355,9 @@ def _shrink_signed(v, theta):
     return out
 
 
-def _threshold(u, z, method, seed):
+def _threshold(u, z, method, seed, top):
+    """(a, c): the threshold theta = a + c of the simplex projection of u (z > 0), ``top`` = max(u); the
+    method's theta is the anchor a (see the module's docstring)."""
     if method not in METHODS:
         raise ValueError(f"method must be one of {METHODS}, got {method!r}")
     if method == "sort":
@@ -194,7 +366,9 @@ def _threshold(u, z, method, seed):
         theta = _threshold_pivot(u, z, seed)
     else:
         theta = _threshold_condat(u, z)
-    return _support_threshold(u, z, theta)
+    a = _anchor(float(theta), top, z)
+    c, _ = _fixed_point(u, a, z)
+    return a, float(c)
 
 
 def simplex_threshold(v, z=1.0, method="condat", seed=0):
@@ -207,7 +381,8 @@ def simplex_threshold(v, z=1.0, method="condat", seed=0):
         raise ValueError(f"method must be one of {METHODS}, got {method!r}")
     if z == 0:
         return float(v.max())  # the simplex of radius 0 is {0}: max(v - max v, 0) = 0
-    return _threshold(np.ascontiguousarray(v), z, method, seed)
+    a, c = _threshold(np.ascontiguousarray(v), z, method, seed, float(v.max()))
+    return a + c
 
 
 def project_simplex(v, z=1.0, method="condat", seed=0):
@@ -219,19 +394,23 @@ def project_simplex(v, z=1.0, method="condat", seed=0):
         raise ValueError(f"method must be one of {METHODS}, got {method!r}")
     if z == 0:
         return np.zeros_like(v)
-    theta = _threshold(np.ascontiguousarray(v), z, method, seed)
-    return np.maximum(v - theta, 0.0)
+    a, c = _threshold(np.ascontiguousarray(v), z, method, seed, float(v.max()))
+    return np.maximum((v - a) - c, 0.0)
 
 
 def _ball_theta(v, z, method, seed):
+    """(a, c) with theta = a + c (0, 0 when v is inside the ball)."""
     if method not in METHODS:
         raise ValueError(f"method must be one of {METHODS}, got {method!r}")
-    u, total = _abs_and_sum(np.ascontiguousarray(v))
+    u, total, top = _abs_sum_max(np.ascontiguousarray(v))
     if total <= z:
-        return 0.0
+        return 0.0, 0.0
     if z == 0:
-        return float(u.max())
-    return max(_threshold(u, z, method, seed), 0.0)
+        return top, 0.0
+    a, c = _threshold(u, z, method, seed, top)
+    if a + c <= 0.0:   # (only when ||v||_1 exceeds z by rounding)
+        return 0.0, 0.0
+    return a, c
 
 
 def l1_ball_threshold(v, z=1.0, method="condat", seed=0):
@@ -239,7 +418,8 @@ def l1_ball_threshold(v, z=1.0, method="condat", seed=0):
     :math:`w_i = \mathrm{sign}(v_i)\max(|v_i| - \theta, 0)`; 0 when v is inside the ball (Section 4 of Duchi
     et al. 2008)."""
     v, z = _check(v, z)
-    return _ball_theta(v, z, method, seed)
+    a, c = _ball_theta(v, z, method, seed)
+    return a + c
 
 
 def project_l1_ball(v, z=1.0, method="condat", seed=0):
@@ -252,10 +432,10 @@ def project_l1_ball(v, z=1.0, method="condat", seed=0):
     array([ 0.5 , -0.25])
     """
     v, z = _check(v, z)
-    theta = _ball_theta(v, z, method, seed)
-    if theta == 0.0:
+    a, c = _ball_theta(v, z, method, seed)
+    if a == 0.0 and c == 0.0:
         return v.copy()
-    return _shrink_signed(np.ascontiguousarray(v), theta)
+    return _shrink_signed_anchored(np.ascontiguousarray(v), a, c)
 
 
 def project_weighted_l1_ball(v, a, z=1.0):
@@ -265,7 +445,9 @@ def project_weighted_l1_ball(v, a, z=1.0):
     The KKT conditions give :math:`w_i = \mathrm{sign}(v_i)\max(|v_i| - \theta a_i, 0)`: coordinates leave the
     support in decreasing order of the ratio |v_i|/a_i, and theta solves
     :math:`\sum_{i \in S} a_i(|v_i| - \theta a_i) = z`, i.e. :math:`\theta = (\sum_S a_i|v_i| - z)/\sum_S a_i^2`,
-    for the largest prefix S (in that order) whose last ratio still exceeds theta.  O(n log n) (a sort).
+    for the largest prefix S (in that order) whose last ratio still exceeds theta.  O(n log n) (a sort).  That
+    theta anchors the same cancellation-free last step as the unweighted projections (module docstring), with
+    |v_i| - theta a_i rounded once (a fused multiply-add), repeated from the remainders where needed.
     """
     v, z = _check(v, z)
     a = np.asarray(a, dtype=np.float64)
@@ -286,5 +468,18 @@ def project_weighted_l1_ball(v, a, z=1.0):
     # uo/ao > theta_k, multiplied out so that a tiny z is not lost to rounding; the first entry is always in
     ind = np.nonzero((uo * s2 - ao * s1) + ao * z > 0)[0]
     rho = int(ind[-1]) if ind.size else 0
-    theta = theta_k[rho]
-    return np.sign(v) * np.maximum(u - theta * a, 0.0) + 0.0
+    # that theta is the anchor of the cancellation-free last step (module docstring).  No float need lie within
+    # z of theta here (the ratios |v_i|/a_i are rounded), so when the correction lost digits (the support's
+    # weighted sum is far above z) the magnitudes are re-anchored, |v_i| - theta a_i with one rounding, and the
+    # correction found again from them: each round gains about 15 digits.
+    a = np.ascontiguousarray(a)
+    r = np.ascontiguousarray(u)
+    anchor = float(theta_k[rho])
+    for _ in range(64):
+        c, size = _fixed_point_weighted(r, a, anchor, z)
+        if size <= 1024.0 * z:
+            break
+        r = _residuals(r, a, anchor)
+        anchor = float(c)
+    x = np.maximum(_residuals(r, a, anchor) - float(c) * a, 0.0)
+    return np.where(v < 0, -x, x) + 0.0

@@ -57,6 +57,8 @@ _NI = 8  # (one spare column: rows of 32 bytes)
 _K, _S = 0, 1  # key = |w_j| + Theta, sum of the keys of the subtree
 # entries of the int64 state vector
 _ROOT, _NFREE, _TOUCHED, _REBASES = 0, 1, 2, 3
+#: an update with an entry above _ANCHOR z re-anchors the keys at that entry (see _update); any value > 2 works
+_ANCHOR = 4.0
 
 _STACK = 128  # AVL height <= 1.44 log2(2^31) < 46: a fixed stack is enough for in-order walks
 
@@ -335,7 +337,10 @@ def _rebase(I, F, node_of, st, theta_total):
 def _update(I, F, node_of, free, st, shift, idx, val, z, rebase_ratio):
     """w <- Proj(w + g), g = sum_t val[t] e_{idx[t]}; returns the theta applied.  shift[0] is Theta."""
     theta_total = shift[0]
-    for t in range(idx.shape[0]):
+    k = idx.shape[0]
+    new = np.empty(k)
+    top = 0.0
+    for t in range(k):
         j = idx[t]
         x = np.int64(node_of[j])
         w = 0.0
@@ -343,23 +348,44 @@ def _update(I, F, node_of, free, st, shift, idx, val, z, rebase_ratio):
             w = I[x, _SG] * (F[x, _K] - theta_total)
             node_of[j] = 0
             _delete(I, F, node_of, free, st, x)
-        new = w + val[t]
-        if new != 0.0:
-            key = abs(new) + theta_total
-            if key > theta_total:  # (else |new| is below the rounding of Theta: it is 0)
-                node_of[j] = _insert(I, F, free, st, key, j, 1 if new > 0.0 else -1)
-    st[_TOUCHED] += idx.shape[0]
+        new[t] = w + val[t]
+        if abs(new[t]) > top:
+            top = abs(new[t])
+    anchored = top > _ANCHOR * z
+    if anchored:
+        # An entry far above the radius: the projection keeps only entries within z of it, so every stored
+        # magnitude (all <= z) goes, and the keys are taken relative to it (Theta = -top), so that the
+        # threshold and the magnitudes are differences of the size of z, not of top (no cancellation).
+        _prune(I, F, node_of, free, st, np.inf)
+        theta_total = -top
+    for t in range(k):
+        if new[t] != 0.0:
+            key = abs(new[t]) + theta_total
+            if not key > theta_total and theta_total != 0.0 and not anchored:
+                # |new| is below the rounding of Theta: make Theta 0 (an O(nnz) rebase) rather than drop it
+                if st[_ROOT] != 0:
+                    _rebase(I, F, node_of, st, theta_total)
+                theta_total = 0.0
+                st[_TOUCHED] = 0
+                key = abs(new[t])
+            if key > theta_total:  # (else it is not in the support of an anchored projection)
+                node_of[idx[t]] = _insert(I, F, free, st, key, idx[t], 1 if new[t] > 0.0 else -1)
+    shift[0] = theta_total
+    st[_TOUCHED] += k
     root = st[_ROOT]
     if root == 0:
         shift[0] = 0.0  # empty tree: the shift can restart at 0 for free
         st[_TOUCHED] = 0
         return 0.0
     l1 = F[root, _S] - I[root, _C] * theta_total
-    if l1 <= z:
+    if l1 <= z and not anchored:
         return 0.0
     pb, sb = _pivot_search(I, F, root, z)
     if pb == 0:  # z = 0 (or z below the rounding of the largest key): everything goes
         level = F[_rightmost(I, root), _K]
+        theta = level - theta_total
+    elif anchored:
+        level = (sb - z) / pb  # directly: Theta + theta would cancel
         theta = level - theta_total
     else:
         theta = ((sb - pb * theta_total) - z) / pb
