@@ -39,6 +39,13 @@ keys are *rebased* (``key -= Theta; Theta = 0``, exactly the magnitudes :meth:`t
 subtree sums are recomputed), an O(nnz) pass that is only done after at least nnz coordinates were touched
 since the previous one, so it adds amortized O(1) per touched coordinate.  This keeps every result within a
 few ulps of (the largest magnitude) x (a small factor) of the dense projection of the same vector.
+
+**Far outside the ball.**  An update that brings an entry above 4z (say 1e300 with z = 1) would make every key
+huge and the threshold cancel against them.  Every stored magnitude is at most z (the previous iterate is in the
+ball) and the projection keeps only entries within z of the largest, so such an update empties the tree and takes
+the keys relative to that entry (Theta = -its magnitude): the threshold and the magnitudes are then differences of
+the size of z, exact to rounding of z (tested against rational arithmetic from 1e-300 to 1e300).  A new entry below
+the rounding of Theta is not dropped: the keys are rebased first.
 """
 from __future__ import annotations
 
