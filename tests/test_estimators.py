@@ -33,15 +33,15 @@ L1_LOGISTIC = {"l1_ratio": 1.0}  # scikit-learn >= 1.8 spelling of penalty="l1"
 
 
 # ---------------------------------------------------------------------------------------- estimator checks
-# The default instances of both estimators, every solver, and fit_intercept=False: the checks feed data far outside
-# [-1, 1] (blobs, iris, 3 * uniform), which the default scale="auto" scales column by column (scale=None, the
-# theory's assumption enforced, rejects them: test_out_of_range_features_are_rejected); scale="maxabs" is checked
-# too.  No check is an expected failure: sample weights are not
+# The default instances of both estimators (solver="working_set"), every other solver, and fit_intercept=False:
+# the checks feed data far outside [-1, 1] (blobs, iris, 3 * uniform), which the default scale="auto" scales column
+# by column (scale=None, the theory's assumption enforced, rejects them: test_out_of_range_features_are_rejected);
+# scale="maxabs" is checked too.  No check is an expected failure: sample weights are not
 # supported, so fit has no sample_weight parameter and the sample-weight checks do not apply (the one that
 # calls fit(..., sample_weight=...) anyway, check_classifiers_one_label_sample_weights, accepts a TypeError
 # naming sample_weight, which is what fit raises).  Budgets are the defaults: the checks' data are small.
 CHECKED = ([L1Regressor(), L1Classifier()]
-           + [E(solver=s) for E in (L1Regressor, L1Classifier) for s in SOLVERS if s != "scd"]
+           + [E(solver=s) for E in (L1Regressor, L1Classifier) for s in SOLVERS if s != "working_set"]
            + [L1Regressor(fit_intercept=False), L1Classifier(fit_intercept=False)]
            + [L1Regressor(scale="maxabs"), L1Classifier(scale="maxabs")])
 EXPECTED_FAILED_CHECKS = {}
