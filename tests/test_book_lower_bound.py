@@ -40,6 +40,22 @@ def test_frontier_figure_defaults():
     assert W.frontier_data() is W.frontier_data(B=2, n_seeds=10)
 
 
+def test_frontier_figure_population_curve_is_an_excess_over_R_w0():
+    """Demo 1's dotted curve is the proof's population inequality, an excess over R(w0) = (B^2 - 1)/d (w0 = (B/d) 1),
+    drawn on the figure's axis R(w) - R*: min{0.24, B^2/(8s)} + (B^2 - 1)/d - (B^2 - 1)/(d + B^2 - 1), computed here
+    from the paper's formulas.  Read against R* instead (no shift), it would cross the frontier at s = 248, not 246."""
+    data = W.frontier_data()
+    B, d, k = 2, 300, 3.0
+    s = np.arange(1, d + 1)
+    expected = np.minimum(0.24, B * B / (8.0 * s)) + k / d - k / (d + k)
+    assert np.allclose(data.population, expected, rtol=1e-13, atol=0)
+    # the dotted curve stays below the exact frontier exactly up to the glued range, 246 for B = 2
+    below = data.population <= data.exact
+    assert np.all(below[s <= 246]) and not below[246]
+    n = W.lecture_numbers()
+    assert (n["population-range2"], n["population-range3"]) == (246, 678)
+
+
 def test_frontier_figure_largest_settings():
     lim = W.FRONTIER_LIMITS
     fig = _render(W.frontier_figure(B=max(lim["B"]), s_range=(lim["s"][0], lim["s"][1]), n_seeds=lim["n_seeds"][1]))

@@ -297,3 +297,19 @@ def test_every_public_function_is_registered_with_its_source_first():
         assert first.endswith("Agarwal, Negahban & Wainwright (2012)") or \
             "of Agarwal, Negahban & Wainwright (2012)" in first, e.key
         assert e.number.split(" (")[0].split(",")[0] in first, (e.key, first)
+
+
+def test_notation_names_sigma_the_sub_gaussian_parameter_and_eta_the_noise_level():
+    """Assumption 3 makes sigma the sub-Gaussian parameter of the gradient error, E exp(||e||_inf^2/sigma^2) <= e;
+    the noise level of the simulations is eta (Example 2: sigma^2 = 8 rho^2 R^2 + 4 B^4 R^2 + 10 B^2 eta^2, so
+    sigma is not the noise level even when the design is fixed).  notation.md must say so."""
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[1] / "notation.md").read_text()
+    rows = [line for line in text.splitlines() if line.startswith("|") and "RADAR" in line]
+    sigma = [r for r in rows if r.split("|")[1].strip() == r"$\sigma$" or r.split("|")[2].strip() == r"$\sigma$"]
+    assert sigma and all("sub-Gaussian" in r for r in sigma)
+    for r in rows:
+        for cell in r.split("|"):
+            if "noise level" in cell and r"$\sigma$" in cell:
+                assert r"noise level is $\eta$" in cell, cell

@@ -189,6 +189,22 @@ def test_theorem2_registry_statement_is_what_the_function_computes():
     assert zhu.theorem2_iterations(0.4, 1000, 0.1, 1.0, 2.0, as_printed=True) == pytest.approx(10 / 0.319, rel=1e-12)
 
 
+def test_theorem2_optimization_term_is_twice_theorem1_with_c_opt_L2_HT():
+    """Theorem 1 (11) bounds the empirical gap by L^2 H_T/(2 sigma T delta) (w.p. 1 - delta); the oracle inequality
+    F(w) - F(w*) <= 2(F^(w) - F^(w^)) + c_est/(sigma m) (w.p. 1 - delta over the sample) doubles it, so the constant
+    that makes (20)'s optimization term exact is c_opt = L^2 H_T (not L^2 H_T/2), and the union bound leaves
+    probability 1 - 2 delta.  Computed here from the formulas (H_T as an exact sum); the docstring must say so."""
+    T, m, sigma, L, delta, c_est = 400, 5000, 0.3, 1.7, 0.1, 0.5
+    H_T = float(sum(Fraction(1, t) for t in range(1, T + 1)))
+    thm1 = L ** 2 * H_T / (2 * sigma * T * delta)                           # eq. (11), Corollary 1's constant
+    assert zhu.theorem1_gap_bound(T, sigma, L, delta) == pytest.approx(thm1, rel=1e-12)
+    # ||w_0|| = 0 removes the regularization term: what is left is the optimization and the estimation terms
+    bound = zhu.theorem2_error_bound(T, m, delta, sigma, 0.0, 2.0, c_opt=L ** 2 * H_T, c_est=c_est)
+    assert bound == pytest.approx(2 * thm1 + c_est / (sigma * m), rel=1e-12)
+    doc = " ".join(zhu.theorem2_error_bound.__doc__.split())
+    assert "c_{opt} = L^2 H_T`" in doc and "1 - 2\\delta" in doc      # not L^2 H_T/2, not 1 - delta
+
+
 def test_theorem2_iterations_fall_with_m():
     kw = dict(delta=0.1, w0_norm_p=2.0, p=2.0)
     ms = [2e3, 1e4, 1e5, 1e6]
