@@ -30,7 +30,7 @@ import numpy as np
 from _common import finish
 
 import l1lab
-from l1lab import projections
+from l1lab.projections import dense as dense_projections
 from l1lab.projections import project_l1_ball
 from l1lab.projections.sparse import SparseL1BallProjector
 
@@ -60,9 +60,9 @@ def median_time(fn, min_repeats, budget):
 
 # ------------------------------------------------------------------------------------------ (a) dense
 def bench_dense(ns, budget):
-    kernels = {"sort": getattr(projections, "_threshold_sort", None),
-               "pivot": getattr(projections, "_threshold_pivot", None),
-               "condat": getattr(projections, "_threshold_condat", None)}
+    kernels = {"sort": getattr(dense_projections, "_threshold_sort", None),
+               "pivot": getattr(dense_projections, "_threshold_pivot", None),
+               "condat": getattr(dense_projections, "_threshold_condat", None)}
     rows = []
     for n in ns:
         rng = np.random.default_rng(n)
