@@ -51,6 +51,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import re
 import warnings
 
 import numpy as np
@@ -68,8 +69,9 @@ except ImportError as err:  # validate_data and __sklearn_tags__ are scikit-lear
     raise ImportError(f"l1lab.estimators needs scikit-learn >= 1.6; found {sklearn.__version__}") from err
 
 from . import solvers
+from ._validate import check_choice, check_real
 from .links import smidas_p
-from .problem import Problem
+from .problem import Problem, check_problem
 
 __all__ = ["L1Regressor", "L1Classifier", "SOLVERS", "default_eta"]
 
@@ -109,6 +111,10 @@ def default_eta(problem, solver="smidas", p=None):
     neighbourhood of the optimum whose size scales with eta; decrease eta (and raise ``max_epochs``) for more
     accuracy, or use a coordinate-descent solver, which converges.
     """
+    check_problem(problem)
+    check_choice(solver, "solver", ("smidas", "truncgrad", "sgd"))
+    if p is not None:
+        check_real(p, "p (the link exponent)", low=2.0)
     if solver == "smidas":
         p = smidas_p(problem.d) if p is None else float(p)
     else:
@@ -195,12 +201,21 @@ class _L1Base(BaseEstimator):
             raise TypeError(f"{type(self).__name__}.fit got unexpected keyword arguments {sorted(fit_params)}")
 
     def _seed(self):
-        if isinstance(self.random_state, numbers.Integral) and not isinstance(self.random_state, bool):
-            return int(self.random_state)
-        return int(check_random_state(self.random_state).randint(np.iinfo(np.int32).max))
+        rs = self.random_state
+        if isinstance(rs, numbers.Integral) and not isinstance(rs, (bool, np.bool_)):
+            if rs < 0:
+                raise ValueError(f"{type(self).__name__}: random_state must be None, an integer >= 0 or a "
+                                 f"RandomState, got {rs!r}")
+            return int(rs)
+        if rs is not None and not isinstance(rs, np.random.RandomState):
+            raise ValueError(f"{type(self).__name__}: random_state must be None, an integer >= 0 or a RandomState, "
+                             f"got {rs!r}")
+        return int(check_random_state(rs).randint(np.iinfo(np.int32).max))
 
     def _validate_X_y(self, X, y, **kwargs):
-        return validate_data(self, X, y, accept_sparse=("csr", "csc"), dtype=np.float64, **kwargs)
+        _check_input(X, y)
+        with _naming("X and y"):
+            return validate_data(self, X, y, accept_sparse=("csr", "csc"), dtype=np.float64, **kwargs)
 
     # ------------------------------------------------------------------ design matrix
     def _design(self, X):
@@ -295,8 +310,42 @@ class _L1Base(BaseEstimator):
 
     def _decision(self, X):
         check_is_fitted(self)
-        X = validate_data(self, X, accept_sparse=("csr", "csc"), dtype=np.float64, reset=False)
+        _check_input(X)
+        with _naming("X"):
+            # C order: the same products, bit for bit, whatever the layout of the caller's X
+            X = validate_data(self, X, accept_sparse=("csr", "csc"), dtype=np.float64, order="C", reset=False)
         return safe_sparse_dot(X, self.coef_.T, dense_output=True) + self.intercept_
+
+
+def _check_input(X, y=None):
+    """What scikit-learn's validation lets through or words without naming the argument: string dtypes (converted
+    silently), the wrong number of dimensions, y of another length than X."""
+    if not sp.issparse(X) and hasattr(X, "__len__"):
+        kind = getattr(getattr(X, "dtype", None), "kind", None)
+        if kind in ("U", "S"):
+            raise TypeError(f"X must hold numbers, got an array of strings (dtype {X.dtype})")
+        shape = np.shape(X) if kind is not None else None
+        if shape is not None and len(shape) != 2:
+            raise ValueError(f"X must be a 2-d array (n_samples, n_features), got shape {shape}. Reshape your data "
+                             "with X.reshape(-1, 1) for a single feature or X.reshape(1, -1) for a single sample")
+    if y is not None and hasattr(y, "__len__") and hasattr(X, "shape") and len(getattr(X, "shape", ())) == 2:
+        if np.ndim(y) == 1 and len(y) != X.shape[0]:
+            raise ValueError(f"y must have one entry per row of X: X has {X.shape[0]} rows, y has {len(y)} entries")
+
+
+class _naming:
+    """Re-raise scikit-learn's ValueErrors that do not name their argument with ``what`` in front."""
+
+    def __init__(self, what):
+        self.what = what
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, err, tb):
+        if kind is ValueError and not re.search(r"\b[Xy]\b", str(err)):
+            raise ValueError(f"{self.what}: {err}") from None
+        return False
 
 
 def _number(value, what, name):

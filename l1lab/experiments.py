@@ -30,6 +30,7 @@ from typing import Callable, Iterable, Sequence
 import numpy as np
 
 from ._optional import progress_bar, require
+from ._validate import check_array, check_callable, check_count, check_path, check_positive, check_seed
 from .trace import Result, Trace
 
 __all__ = ["GapSummary", "SeedRuns", "run_seeds", "PAPER_SOLVERS", "PAPER_LAMS", "PAPER_ETA_GRID", "PAPER_TABLE1",
@@ -128,13 +129,8 @@ def run_seeds(solver: Callable[..., Result], problem, seeds, **kwargs) -> SeedRu
     >>> runs.objective.shape[0]
     3
     """
-    if isinstance(seeds, (int, np.integer)):
-        if seeds < 1:
-            raise ValueError(f"need at least one seed, got {seeds}")
-        seeds = range(int(seeds))
-    seeds = tuple(seeds)
-    if not seeds:
-        raise ValueError("need at least one seed")
+    check_callable(solver, "solver")
+    seeds = _check_seeds(seeds)
     if "seed" in kwargs:
         raise ValueError("pass the seeds through `seeds`, not `seed`")
     results = [solver(problem, seed=s, **kwargs) for s in seeds]
@@ -369,6 +365,11 @@ def format_eta_table(sweep: Sweep, paper=None) -> str:
     not swept.  A value chosen at either end of its grid is marked "†" (the grid may be too narrow), and a data
     set that is an offline stand-in is marked "*" with its label in a footnote.
     """
+    if not isinstance(sweep, Sweep):
+        raise TypeError(f"sweep must be an l1lab.experiments.Sweep (what run_sweep returns), got "
+                        f"{type(sweep).__name__}")
+    if paper is not None and not isinstance(paper, dict):
+        raise TypeError(f"paper must be None or a dict like PAPER_TABLE1, got {type(paper).__name__}")
     paper = PAPER_TABLE1 if paper is None else paper
     chosen = sweep.chosen_etas()
     rows = []
@@ -399,6 +400,7 @@ def format_eta_table(sweep: Sweep, paper=None) -> str:
 def sweep_cache_dir(path=None) -> Path:
     """Where sweep results are cached: ``path``, else ``$L1LAB_SWEEP_CACHE``, else ``<data home>/sweeps``
     (``$L1LAB_DATA/sweeps`` or ``~/.cache/l1lab/sweeps``)."""
+    check_path(path, "path", allow_none=True)
     if path is None:
         env = os.environ.get("L1LAB_SWEEP_CACHE")
         if env:
@@ -520,6 +522,9 @@ def _as_datasets(datasets) -> dict:
         datasets = [datasets]
     if isinstance(datasets, dict):
         datasets = list(datasets.values())
+    if not isinstance(datasets, (list, tuple)):
+        raise TypeError(f"datasets must be a Dataset or a list / dict of them (load_dataset(...) or "
+                        f"Dataset.from_arrays(name, X, y)), got {type(datasets).__name__}")
     out = {}
     for ds in datasets:
         if not isinstance(ds, Dataset):
@@ -531,6 +536,27 @@ def _as_datasets(datasets) -> dict:
     if not out:
         raise ValueError("need at least one data set")
     return out
+
+
+def _check_seeds(seeds, name="seeds"):
+    """``seeds``: an int n >= 1 (meaning 0, ..., n-1) or a non-empty sequence of seeds; as a tuple."""
+    if not isinstance(seeds, (list, tuple, range, np.ndarray)):
+        n = check_count(seeds, f"{name} (a number of seeds >= 1, or a sequence of seeds)", minimum=1)
+        return tuple(range(n))
+    seeds = tuple(seeds)
+    if not seeds:
+        raise ValueError(f"{name} must not be empty: need at least one seed")
+    for s in seeds:
+        check_seed(s, f"every entry of {name}")
+    return seeds
+
+
+def _check_cluster(cluster):
+    if cluster is None or isinstance(cluster, str) or hasattr(cluster, "scheduler_address") or hasattr(
+            cluster, "submit"):
+        return cluster
+    raise TypeError(f"cluster must be None, a scheduler address, a dask Cluster or a Client, got "
+                    f"{type(cluster).__name__}")
 
 
 def _per(value, key, what):
@@ -608,16 +634,18 @@ def run_sweep(datasets, solvers=PAPER_SOLVERS, lams=PAPER_LAMS, etas=PAPER_ETA_G
     for s in solvers:
         if s not in SWEEP_SOLVERS:
             raise ValueError(f"unknown solver {s!r}; choose from {', '.join(SWEEP_SOLVERS)}")
-    lams = tuple(float(v) for v in np.atleast_1d(lams))
-    if not lams or any(not (math.isfinite(v) and v >= 0) for v in lams):
+    lams = tuple(float(v) for v in check_array(lams, "lams", ndim=(0, 1)).ravel())
+    if any(v < 0 for v in lams):
         raise ValueError(f"lams must be finite numbers >= 0, got {lams}")
-    if isinstance(seeds, (int, np.integer)):
-        if seeds < 1:
-            raise ValueError(f"need at least one seed, got {seeds}")
-        seeds = tuple(range(int(seeds)))
-    seeds = tuple(int(s) for s in seeds)
-    if not seeds:
-        raise ValueError("need at least one seed")
+    seeds = tuple(check_count(s, "every entry of seeds", minimum=0) for s in _check_seeds(seeds))
+    for e in (epochs.values() if isinstance(epochs, dict) else (epochs,)):
+        check_positive(e, "epochs (passes over the data)")
+    n_checkpoints = check_count(n_checkpoints, "n_checkpoints", minimum=2)
+    if cache_dir is not False:
+        check_path(cache_dir, "cache_dir (a path, None or False)", allow_none=True)
+    if isinstance(n_jobs, (bool, np.bool_)) or not isinstance(n_jobs, (int, np.integer)) or n_jobs == 0:
+        raise ValueError(f"n_jobs must be a non-zero integer (joblib's: -1 is every core), got {n_jobs!r}")
+    _check_cluster(cluster)
     n_iter = dict(n_iter or {})
     options = {s: dict(DEFAULT_SOLVER_OPTIONS.get(s, {}), **(solver_options or {}).get(s, {})) for s in solvers}
     cache = None if cache_dir is False else sweep_cache_dir(cache_dir)

@@ -20,14 +20,15 @@ import math
 import numpy as np
 from numba import njit
 
+from ._validate import check_array, check_count, check_real
+
 
 def smidas_p(d: int, rounded: bool = False) -> float:
     """The p of Algorithm 3: p = 2 ln d (Section 3), or ceil(2 ln d) as in the experiments (Section 4.3.3).
 
     For d <= 2, 2 ln d < 2 is not a valid dual exponent; p = 2 (the Euclidean link) is returned then.
     """
-    if d < 1:
-        raise ValueError(f"d must be >= 1, got {d}")
+    d = check_count(d, "d", minimum=1)
     p = 2.0 * math.log(d)
     if rounded:
         p = float(math.ceil(p))
@@ -36,8 +37,7 @@ def smidas_p(d: int, rounded: bool = False) -> float:
 
 def dual_exponent(r: float) -> float:
     """The Hoelder conjugate r/(r - 1) of r > 1."""
-    if not r > 1:
-        raise ValueError(f"the exponent must be > 1, got {r}")
+    r = check_real(r, "the exponent r", low=1.0, low_open=True)
     return r / (r - 1.0)
 
 
@@ -76,15 +76,11 @@ def _link_kernel(x, r, rm1, rm2, out):
 
 
 def _check(x, r, name):
-    x = np.asarray(x, dtype=np.float64)
-    if x.ndim != 1:
-        raise ValueError(f"{name} must be a 1-d array, got shape {x.shape}")
-    if not np.all(np.isfinite(x)):
-        raise ValueError(f"{name} contains NaN or infinite entries")
-    r = float(r)
-    if not r >= 2:
-        raise ValueError(f"the exponent p must be >= 2 (the dual of q in (1, 2]), got {r}")
-    return np.ascontiguousarray(x), r
+    x = check_array(x, name)
+    r = check_real(r, "the exponent p", allow_inf=True)
+    if not (r >= 2 and math.isfinite(r)):
+        raise ValueError(f"the exponent p must be a finite number >= 2 (the dual of q in (1, 2]), got {r}")
+    return x, r
 
 
 def link(w, p):

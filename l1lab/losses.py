@@ -22,6 +22,8 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
+from ._validate import check_array, check_real
+
 SQUARED = 0
 LOGISTIC = 1
 HINGE = 2
@@ -178,7 +180,6 @@ def get_loss(loss) -> Loss:
 
 def soft_threshold(w, tau):
     r"""The thresholding operation :math:`s_\tau(w) = \mathrm{sign}(w)(|w| - \tau)_+` of Section 2."""
-    w = np.asarray(w, dtype=np.float64)
-    if tau < 0:
-        raise ValueError(f"the threshold tau must be >= 0, got {tau}")
+    w = check_array(w, "w", ndim=None, allow_empty=True)  # elementwise: any shape
+    tau = check_real(tau, "the threshold tau", low=0.0, allow_inf=True)  # tau = inf: everything is thresholded
     return np.sign(w) * np.maximum(np.abs(w) - tau, 0.0) + 0.0  # + 0.0 turns -0.0 into 0.0

@@ -13,12 +13,21 @@ the problem (see :mod:`l1lab.estimators`).
 """
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import scipy.sparse as sp
 
+from ._validate import (
+    SPARSE_FORMATS,
+    Param,
+    check_array,
+    check_count,
+    check_index_array,
+    check_matrix,
+    check_nonnegative,
+)
 from .losses import Loss, get_loss, mean_loss
+
+__all__ = ["Problem", "hinge_linear_program", "unpenalized_minimizer"]  # check_problem, PROBLEM: for the package
 
 
 class Problem:
@@ -39,6 +48,15 @@ class Problem:
         ones.  An all-ones vector is stored as ``None``, so the solvers keep their shared-threshold paths and
         give bit-for-bit the numbers of the unweighted problem.
 
+    Input types
+    -----------
+    X and y may hold float64, float32 or integer values (dense arrays, or CSR/CSC matrices); Problem stores them
+    as float64.  The conversion is exact (every float32, and every integer up to 2^53, is a float64), so a
+    float32 or integer input gives bit for bit the results of its float64 conversion, in every solver
+    (``tests/test_dtypes.py``).  Read-only and non-contiguous arrays are copied, never modified.  Object, string,
+    bool and complex arrays, NaN and inf entries, and sparse formats other than CSR and CSC (convert them with
+    ``X.tocsc()``) raise a ValueError or TypeError that names the argument.
+
     Examples
     --------
     >>> import numpy as np
@@ -52,12 +70,12 @@ class Problem:
 
     def __init__(self, X, y, loss="squared", lam=1e-3, penalty_weights=None):
         self.loss: Loss = get_loss(loss)
-        lam = float(lam)
-        if not math.isfinite(lam) or lam < 0:
-            raise ValueError(f"lam must be a finite number >= 0, got {lam}")
-        self.lam = lam
+        self.lam = check_nonnegative(lam, "lam")
 
         if sp.issparse(X):
+            if X.format not in SPARSE_FORMATS:
+                raise TypeError(f"X must be a dense array or a scipy.sparse CSR or CSC matrix, got the "
+                                f"{X.format.upper()} format; convert it with X.tocsc() (the layout Problem stores)")
             if X.ndim != 2:
                 raise ValueError(f"X must be 2-dimensional, got shape {X.shape}")
             csc = sp.csc_matrix(X, dtype=np.float64, copy=True)
@@ -121,10 +139,8 @@ class Problem:
     def _check_penalty_weights(self, c):
         if c is None:
             return None
-        c = np.array(c, dtype=np.float64)  # a private copy
-        if c.shape != (self.d,):
-            raise ValueError(f"penalty_weights must have shape ({self.d},) (one weight per feature), got {c.shape}")
-        if not np.all(np.isfinite(c)) or np.any(c < 0):
+        c = check_array(c, "penalty_weights", shape=(self.d,), like="one weight per feature", copy=True)
+        if np.any(c < 0):
             raise ValueError("penalty_weights must be finite numbers >= 0 (0 leaves a coordinate unpenalized)")
         return None if np.all(c == 1.0) else c
 
@@ -197,11 +213,14 @@ class Problem:
         return np.einsum("ji,ji->j", self._XT, self._XT) / self.m
 
     # ------------------------------------------------------------------ objective
-    def _check_w(self, w):
-        w = np.asarray(w, dtype=np.float64)
-        if w.shape != (self.d,):
-            raise ValueError(f"w must have shape ({self.d},), got {w.shape}")
-        return w
+    def _check_w(self, w, name="w"):
+        """w as a float64 array of shape (d,); NaN and inf entries are allowed (P of a diverged run is inf or NaN,
+        which the traces record)."""
+        return check_array(w, name, shape=(self.d,), finite=False, like="one weight per feature")
+
+    def _check_z(self, z, name="z"):
+        """Margins z = Xw: a float64 array of shape (m,) (non-finite entries allowed, as for w)."""
+        return check_array(z, name, shape=(self.m,), finite=False, like="one margin per example")
 
     def margins(self, w) -> np.ndarray:
         """z = Xw, the vector of <w, x_i>."""
@@ -211,7 +230,8 @@ class Problem:
         return self._XT.T @ w
 
     def smooth_from_margins(self, z) -> float:
-        return float(mean_loss(self.loss.code, np.ascontiguousarray(z, dtype=np.float64), self.y))
+        """C(w) from the margins z = Xw, shape (m,)."""
+        return float(mean_loss(self.loss.code, self._check_z(z), self.y))
 
     def smooth(self, w) -> float:
         """C(w) = (1/m) sum_i L(<w, x_i>, y_i)."""
@@ -226,6 +246,7 @@ class Problem:
 
     def penalty(self, w) -> float:
         """lam ||w||_1, or lam sum_j c_j |w_j| with penalty weights."""
+        w = self._check_w(w)
         if self.penalty_weights is None:
             return self.lam * float(np.abs(w).sum())
         return self.lam * float(self.penalty_weights @ np.abs(w))
@@ -240,7 +261,8 @@ class Problem:
         return self.gradient_from_margins(self.margins(w))
 
     def gradient_from_margins(self, z) -> np.ndarray:
-        g = self.loss.deriv(z, self.y)
+        """The gradient of C from the margins z = Xw, shape (m,)."""
+        g = self.loss.deriv(self._check_z(z), self.y)
         if self.is_sparse:
             return np.asarray(self._csc.T @ g).ravel() / self.m
         return self._XT @ g / self.m
@@ -286,7 +308,7 @@ class Problem:
         if not self.loss.smooth:
             raise ValueError(f"the optimality residual needs a differentiable loss; {self.loss.name} is not")
         w = self._check_w(w)
-        g = self.gradient(w) if margins is None else self.gradient_from_margins(margins)
+        g = self.gradient(w) if margins is None else self.gradient_from_margins(self._check_z(margins, "margins"))
         lam = self.lam if self.penalty_weights is None else self.lam_vector
         r = np.where(w != 0, g + lam * np.sign(w), np.maximum(np.abs(g) - lam, 0.0))
         return float(np.max(np.abs(r)))
@@ -303,6 +325,17 @@ class Problem:
         return f"Problem(m={self.m}, d={self.d}, {kind}, loss={self.loss.name!r}, lam={self.lam:g}{weights})"
 
 
+def check_problem(value, name="problem"):
+    """``value`` if it is a :class:`Problem`, else a TypeError naming ``name``."""
+    if not isinstance(value, Problem):
+        raise TypeError(f"{name} must be an l1lab.Problem, got {type(value).__name__}")
+    return value
+
+
+#: the declared domain of a ``problem`` argument (see ``l1lab._validate.checked``)
+PROBLEM = Param(check_problem)
+
+
 def hinge_linear_program(X, y, lam_j):
     """argmin_w (1/m) sum_i max(0, 1 - y_i <x_i, w>) + sum_j lam_j |w_j|, exactly, as the linear program
 
@@ -311,10 +344,16 @@ def hinge_linear_program(X, y, lam_j):
     solved by HiGHS (w = u - v)."""
     from scipy.optimize import linprog
 
+    X = check_matrix(X, "X")
     m, d = X.shape
-    YX = sp.csr_matrix(X).multiply(np.asarray(y)[:, None]).tocsr()
+    y = check_array(y, "y", shape=(m,), like="the rows of X")
+    if not np.all((y == 1.0) | (y == -1.0)):
+        raise ValueError("y must hold labels in {-1, +1} (the hinge loss)")
+    lam_j = check_array(lam_j, "lam_j", shape=(d,), like="the columns of X")
+    if np.any(lam_j < 0):
+        raise ValueError("lam_j must hold penalties >= 0")
+    YX = sp.csr_matrix(X).multiply(y[:, None]).tocsr()
     A = sp.hstack([-YX, YX, -sp.identity(m)], format="csr")
-    lam_j = np.asarray(lam_j, dtype=np.float64)
     c = np.concatenate([lam_j, lam_j, np.full(m, 1.0 / m)])
     res = linprog(c, A_ub=A, b_ub=-np.ones(m), bounds=(0, None), method="highs",
                   options={"primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10})
@@ -330,6 +369,9 @@ def unpenalized_minimizer(problem, U, max_steps=100):
     of 1e-13 or a Newton decrement of 1e-16 (|L'| <= 1 and |x_ij| <= 1 make these absolute scales).  Hinge loss:
     the linear program.  Raises ValueError when no finite minimizer exists (e.g. logistic labels of one class with
     an intercept)."""
+    check_problem(problem)
+    U = check_index_array(U, "U (column indices)", upper=problem.d)
+    max_steps = check_count(max_steps, "max_steps", minimum=1)
     m = problem.m
     XU = problem.X[:, U]
     XU = XU.toarray() if sp.issparse(XU) else np.asarray(XU)

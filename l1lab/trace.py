@@ -12,16 +12,15 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ._validate import check_array, check_count, check_index_array, check_real, check_reals
+
 __all__ = ["Result", "Trace", "TraceRecorder", "best_found", "hitting_steps", "log_checkpoints"]
 
 
 def log_checkpoints(n_iter: int, n_checkpoints: int = 60) -> np.ndarray:
     """Iteration counts 0 < ... < n_iter, roughly log-spaced, always including 0 and ``n_iter``."""
-    n_iter = int(n_iter)
-    if n_iter < 0:
-        raise ValueError(f"n_iter must be >= 0, got {n_iter}")
-    if n_checkpoints < 2:
-        raise ValueError(f"n_checkpoints must be >= 2, got {n_checkpoints}")
+    n_iter = check_count(n_iter, "n_iter")
+    n_checkpoints = check_count(n_checkpoints, "n_checkpoints", minimum=2)
     if n_iter == 0:
         return np.zeros(1, dtype=np.int64)
     pts = np.unique(np.round(np.logspace(0.0, np.log10(n_iter), n_checkpoints - 1)).astype(np.int64))
@@ -54,8 +53,11 @@ class TraceRecorder:
         self._rows = []
 
     def record(self, iteration, data_accesses, objective, nnz, seconds, flops=None):
-        self._rows.append((int(iteration), float(data_accesses), float(objective), int(nnz), float(seconds),
-                           np.nan if flops is None else float(flops)))
+        """One checkpoint: counts, and the objective P(w) (inf or NaN for a diverged run: recorded as such)."""
+        self._rows.append((check_count(iteration, "iteration"), check_real(data_accesses, "data_accesses", low=0.0),
+                           check_real(objective, "objective", allow_inf=True, allow_nan=True),
+                           check_count(nnz, "nnz"), check_real(seconds, "seconds", low=0.0),
+                           np.nan if flops is None else check_real(flops, "flops", low=0.0)))
 
     def finish(self) -> Trace:
         it, acc, obj, nnz, sec, fl = (np.array(c) for c in zip(*self._rows))
@@ -82,10 +84,11 @@ def best_found(nnz, excess, s_values):
     r"""For every s of ``s_values``: the smallest ``excess`` among the records whose ``nnz`` is at most s (inf if
     none): the best s-sparse point a run visited.  ``nnz`` and ``excess`` are 1-d (one run) or 2-d (one run per
     row; then one row of results per run)."""
-    one = np.ndim(nnz) == 1
-    nnz = np.atleast_2d(np.asarray(nnz))
-    excess = np.atleast_2d(np.asarray(excess, dtype=np.float64))
-    s_values = np.atleast_1d(np.asarray(s_values))
+    nnz = check_index_array(nnz, "nnz", ndim=(1, 2))
+    excess = check_array(excess, "excess", ndim=(1, 2), shape=nnz.shape, finite=False, like="nnz")  # inf: diverged
+    s_values = check_index_array(s_values, "s_values", ndim=(0, 1))
+    one = nnz.ndim == 1
+    nnz, excess, s_values = np.atleast_2d(nnz), np.atleast_2d(excess), np.atleast_1d(s_values)
     out = np.full((nnz.shape[0], s_values.size), np.inf)
     for i in range(nnz.shape[0]):
         order = np.argsort(nnz[i], kind="stable")
@@ -100,9 +103,9 @@ def hitting_steps(iteration, excess, eps):
     r"""Steps a run needed to reach ``excess <= eps``, from records at checkpoints: returns (lo, hi), where hi is
     the first checkpoint with excess <= eps and lo = (previous checkpoint) + 1, so the true first step lies in
     [lo, hi]; both nan if the run never reached eps.  ``eps`` may be an array (one pair of arrays then)."""
-    iteration = np.asarray(iteration)
-    excess = np.asarray(excess, dtype=np.float64)
-    eps = np.atleast_1d(np.asarray(eps, dtype=np.float64))
+    iteration = check_index_array(iteration, "iteration")
+    excess = check_array(excess, "excess", shape=iteration.shape, finite=False, like="iteration")  # inf: diverged
+    eps = np.atleast_1d(np.asarray(check_reals(eps, "eps", low=0.0, low_open=True), dtype=np.float64))
     lo = np.full(eps.shape, np.nan)
     hi = np.full(eps.shape, np.nan)
     for k, e in enumerate(eps):

@@ -234,13 +234,13 @@ def test_capacity_grows():
 # ------------------------------------------------------------------------------------------- errors
 @pytest.mark.parametrize("n", [0, -3, 2.5, True, "7", 2 ** 31])
 def test_bad_dimension(n):
-    with pytest.raises(ValueError, match="dimension n"):
+    with pytest.raises((ValueError, TypeError), match="dimension n"):
         SparseL1BallProjector(n, 1.0)
 
 
 @pytest.mark.parametrize("z", [-1.0, float("nan"), float("inf"), "abc", None])
 def test_bad_radius(z):
-    with pytest.raises(ValueError, match="radius z"):
+    with pytest.raises((ValueError, TypeError), match="radius z"):
         SparseL1BallProjector(10, z)
 
 
@@ -267,5 +267,5 @@ def test_bad_updates_fail_early_and_change_nothing(indices, vals, msg):
 
 @pytest.mark.parametrize("j", [10, -1, 1.5, True])
 def test_bad_get(j):
-    with pytest.raises(ValueError, match="coordinate"):
+    with pytest.raises(ValueError, match="coordinate j"):
         SparseL1BallProjector(10, 1.0).get(j)

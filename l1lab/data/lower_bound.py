@@ -34,6 +34,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from .._validate import ANY, SEED, check_array, check_index_array, checked, count, reals
 from ..problem import Problem
 from ..theory import shalev_shwartz_tewari as sst
 
@@ -47,6 +48,14 @@ _FIELD = {2: 4, 3: 3}
 _GF4_MUL = np.array([[0, 0, 0, 0], [0, 1, 2, 3], [0, 2, 3, 1], [0, 3, 1, 2]], dtype=np.int64)
 
 
+#: The domain of every parameter of this module (checked before each call; see ``l1lab._validate``); B is checked by
+#: _check_B (B >= 2, a number or a Fraction).
+_P = {"B": ANY, "d": count(1), "s": count(0), "support": ANY, "w": ANY, "objective": reals(low=0.0),
+      "m": count(0),  # m >= 1: checked by sample, with its wording
+      "mirrored": ANY, "seed": SEED}
+_checked = checked(_P)
+
+
 def _check_B(B):
     if isinstance(B, Fraction):
         if B < 2:
@@ -55,12 +64,14 @@ def _check_B(B):
     return sst._lemma5_B(B)
 
 
+@_checked
 def agreement_probability(B):
     r""":math:`\mathbb{P}[X_j = y \mid Y = y] = \frac12 + \frac1{2B}` (exact for a ``fractions.Fraction`` B)."""
     B = _check_B(B)
     return Fraction(1, 2) + 1 / (2 * B) if isinstance(B, Fraction) else 0.5 + 0.5 / B
 
 
+@_checked
 def conditional_moments(B):
     r"""(mean coefficient, variance) of :math:`X_j` given :math:`Y = y`, computed from the two-point law
     :math:`\mathbb{P}[X_j = y \mid y] = p`: the mean is :math:`(p - (1 - p))\,y` and, as :math:`X_j^2 = 1`, the
@@ -72,12 +83,10 @@ def conditional_moments(B):
 
 
 def _as_w(w):
-    w = np.asarray(w, dtype=np.float64)
-    if w.ndim not in (1, 2):
-        raise ValueError(f"w must be a vector or a stack of vectors (2-d, one per row), got shape {w.shape}")
-    return w
+    return check_array(w, "w (a vector or a stack of vectors, one per row)", ndim=(1, 2))
 
 
+@_checked
 def population_risk(w, B):
     r"""The lemma's risk :math:`R(w) = \mathbb{E}[(\langle w, X\rangle - Y)^2] = (1 - 1/B^2)\|w\|_2^2 +
     (1 - \sum_j w_j/B)^2`, exactly (no sampling).  ``w`` may be one vector or a 2-d array of vectors (rows)."""
@@ -88,6 +97,7 @@ def population_risk(w, B):
     return float(out) if np.ndim(out) == 0 else out
 
 
+@_checked
 def optimum(B, d):
     r"""The minimizer :math:`w^\star = \frac{B}{d + B^2 - 1}\mathbf{1}` of :func:`population_risk` in dimension d
     (it lies inside the l1 ball of radius B, so it is also the lemma's constrained optimum)."""
@@ -95,12 +105,14 @@ def optimum(B, d):
     return np.full(int(d), B / (d + B * B - 1.0))
 
 
+@_checked
 def population_excess(w, B):
     r""":math:`R(w) - R(w^\star)` with d = the length of w (rows of a 2-d array: one excess per row)."""
     w = _as_w(w)
     return population_risk(w, B) - sst.lemma5_optimal_risk(B, w.shape[-1])
 
 
+@_checked
 def best_sparse(s, B, d, support=None):
     r"""A best s-sparse vector: :math:`B/(s + B^2 - 1)` on ``support`` (default the first s coordinates), 0
     elsewhere; its risk is :func:`l1lab.theory.shalev_shwartz_tewari.lemma5_sparse_risk`."""
@@ -108,7 +120,7 @@ def best_sparse(s, B, d, support=None):
     s, d = int(s), int(d)
     if not 0 <= s <= d:
         raise ValueError(f"need 0 <= s <= d, got s = {s}, d = {d}")
-    support = np.arange(s) if support is None else np.asarray(support, dtype=np.int64)
+    support = np.arange(s) if support is None else check_index_array(support, "support", upper=d, allow_empty=True)
     if support.shape != (s,) or len(set(support.tolist())) != s:
         raise ValueError(f"support must hold s = {s} distinct coordinates")
     w = np.zeros(d)
@@ -116,6 +128,7 @@ def best_sparse(s, B, d, support=None):
     return w
 
 
+@_checked
 def risk_from_objective(objective):
     """The lemma's risk from an l1lab objective with the squared loss and lambda = 0: l1lab's loss is
     (a - y)^2/2, the lemma's (a - y)^2, so the lemma's value is twice l1lab's."""
@@ -123,6 +136,7 @@ def risk_from_objective(objective):
 
 
 # ---------------------------------------------------------------------------------------------- finite data
+@_checked
 def sample(B, m, d=None, seed=0):
     r"""m examples of the lemma's distribution in dimension d (default :func:`lemma5_dimension`), drawn with
     ``numpy.random.default_rng(seed)``: returns X (m x d, entries +-1, float64) and y (+-1).  Same seed, same
@@ -152,6 +166,7 @@ def _projective_points(q, r, d):
     return np.array(pts, dtype=np.int64)
 
 
+@_checked
 def exact_design(B, d=None, mirrored=True):
     r"""A finite data set on which :math:`\frac1m\sum_i(\langle w, x_i\rangle - y_i)^2 = R(w)` for every w
     (B = 2 or 3; d defaults to :func:`lemma5_dimension`).
@@ -194,6 +209,7 @@ def exact_design(B, d=None, mirrored=True):
     return np.vstack([xi, -xi]), np.concatenate([np.ones(xi.shape[0]), -np.ones(xi.shape[0])])
 
 
+@_checked
 def lemma5_problem(B, d=None, mirrored=False, m=None, seed=0):
     r"""The lemma's problem as an :class:`l1lab.Problem` (squared loss, lambda = 0): on :func:`exact_design` if
     ``m`` is None (its objective is exactly R(w)/2), else on ``m`` examples from :func:`sample` (the empirical

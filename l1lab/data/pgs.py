@@ -15,9 +15,22 @@ import math
 import numpy as np
 import scipy.sparse as sp
 
+from .._validate import ANY, check_array, checked, count, positive, real
+
+#: The domain of every parameter of this module (checked before each call; see ``l1lab._validate``).  Seeds are
+#: integers here: they are combined with a stream number, ``default_rng([seed, k])``.
+_P = {"n": count(1), "separation": positive(), "condition": real(low=1.0), "seed": count(0), "m": count(1),
+      "sample_seed": count(0), "w": ANY, "w_star": ANY, "n_features": count(4),
+      "density": real(low=0.0, low_open=True, high=1.0), "zipf": positive(), "informative": real(low=0.0, high=0.5,
+                                                                                                low_open=True),
+      "topic_weight": real(low=0.0, high=1.0), "positive": real(low=0.0, high=1.0, low_open=True, high_open=True),
+      "flip": real(low=0.0, high=0.5, high_open=True), "model_seed": count(0)}
+_checked = checked(_P)
+
 _BLOCK = 4096  # rows drawn per block: a data set is a prefix of any larger one with the same seed
 
 
+@_checked
 def gaussian_classes_model(n, separation=2.0, condition=10.0, seed=0):
     r"""The population of :func:`make_gaussian_classes`: ``(mu, cov, scale, w_star)``.
 
@@ -55,6 +68,7 @@ def gaussian_classes_model(n, separation=2.0, condition=10.0, seed=0):
     return mu, cov, scale, w_star
 
 
+@_checked
 def make_gaussian_classes(m, n, separation=2.0, condition=10.0, seed=0, sample_seed=None):
     r"""Two Gaussian classes with a shared covariance (Zhu et al. 2009, Section V, the toy sets of Figure 9).
 
@@ -84,11 +98,12 @@ def make_gaussian_classes(m, n, separation=2.0, condition=10.0, seed=0, sample_s
     return np.concatenate(Xs)[:m], np.concatenate(ys)[:m], w_star
 
 
+@_checked
 def direction_error(w, w_star):
     r"""The error of Zhu et al. (2009)'s Figure 9: :math:`\| w^*/\|w^*\|_2 - w/\|w\|_2 \|_2` between unit
     vectors; ``math.inf`` for w = 0, which has no direction."""
-    w = np.asarray(w, dtype=np.float64)
-    w_star = np.asarray(w_star, dtype=np.float64)
+    w = check_array(w, "w")
+    w_star = check_array(w_star, "w_star", shape=w.shape, like="w")
     nw, ns = float(np.linalg.norm(w)), float(np.linalg.norm(w_star))
     if ns == 0.0:
         raise ValueError("w_star must be nonzero")
@@ -97,6 +112,7 @@ def direction_error(w, w_star):
     return float(np.linalg.norm(w / nw - w_star / ns))
 
 
+@_checked
 def text_like_model(n_features=47236, density=0.0016, zipf=1.1, informative=0.01, topic_weight=0.05, seed=0):
     r"""The population of :func:`make_text_like`: ``(freq, topics, draws)``.
 
@@ -151,6 +167,7 @@ def _draws_for_distinct(freq, target):
     return 0.5 * (lo + hi)
 
 
+@_checked
 def make_text_like(m, n_features=47236, density=0.0016, positive=0.47, flip=0.03, zipf=1.1, informative=0.01,
                    topic_weight=0.05, seed=0, model_seed=0):
     r"""A sparse, text-like binary classification set shaped like RCV1's CCAT task in Zhu et al. (2009),

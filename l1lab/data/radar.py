@@ -9,7 +9,16 @@ import math
 
 import numpy as np
 
+from .._validate import ANY, SEED, check_array, checked, count, nonnegative, positive, real
+
 __all__ = ["UniformDesignStream", "make_stream", "sparse_theta", "weakly_sparse_theta"]
+
+
+#: The domain of every parameter of this module (checked before each call; see ``l1lab._validate``).
+_P = {"self": ANY, "theta_star": ANY, "B": positive(), "noise_var": nonnegative(), "theta": ANY, "n": count(1),
+      "seed": SEED, "d": count(3), "s": count(1), "magnitude": positive(), "q": real(low=0.0, high=1.0),
+      "norm2_sq": positive(), "Rq": positive()}
+_checked = checked(_P)
 
 
 class UniformDesignStream:
@@ -21,12 +30,11 @@ class UniformDesignStream:
     (Example 2).  ``sampler(rng, n) -> (X, y)``; :meth:`pool` draws a finite pool for eq. (15).
     """
 
+    @_checked
     def __init__(self, theta_star, B=1.0, noise_var=0.5):
-        theta_star = np.array(theta_star, dtype=np.float64)
-        if theta_star.ndim != 1 or theta_star.size < 3:
+        theta_star = check_array(theta_star, "theta_star", copy=True)
+        if theta_star.size < 3:
             raise ValueError(f"theta_star must be a 1-d array with d >= 3 entries, got shape {theta_star.shape}")
-        if not np.all(np.isfinite(theta_star)):
-            raise ValueError("theta_star contains NaN or infinite entries")
         B, noise_var = float(B), float(noise_var)
         if not (B > 0 and math.isfinite(B)):
             raise ValueError(f"B must be a finite number > 0, got {B}")
@@ -52,13 +60,17 @@ class UniformDesignStream:
 
     def expected_loss(self, theta):
         """E[(y - <theta, x>)^2/2] = (B^2/3)||theta - theta*||_2^2/2 + noise_var/2."""
-        diff = np.asarray(theta, dtype=np.float64) - self.theta_star
+        diff = self._theta(theta) - self.theta_star
         return 0.5 * self.sigma2 * float(diff @ diff) + 0.5 * self.noise_var
 
     def gradient(self, theta):
         """grad E[L] = Sigma (theta - theta*) = (B^2/3)(theta - theta*)."""
-        return self.sigma2 * (np.asarray(theta, dtype=np.float64) - self.theta_star)
+        return self.sigma2 * (self._theta(theta) - self.theta_star)
 
+    def _theta(self, theta):
+        return check_array(theta, "theta", shape=(self.d,), like="theta_star")
+
+    @_checked
     def pool(self, n, seed=0):
         """A finite pool of n samples for eq. (15) (needs B <= 1 to build a Problem): returns (X, y)."""
         return self(np.random.default_rng(seed), int(n))
@@ -68,6 +80,7 @@ class UniformDesignStream:
                 f"noise_var={self.noise_var:g})")
 
 
+@_checked
 def sparse_theta(d, s=None, magnitude=1.0 / math.sqrt(2.0), seed=0):
     r"""An s-sparse theta* for Section 4 of Agarwal, Negahban & Wainwright (2012): s = ceil(log d) by default,
     a uniformly random support, entries +-``magnitude`` with random signs.
@@ -89,6 +102,7 @@ def sparse_theta(d, s=None, magnitude=1.0 / math.sqrt(2.0), seed=0):
     return theta
 
 
+@_checked
 def weakly_sparse_theta(d, q, norm2_sq=None, Rq=None, seed=0):
     r"""A theta* on the boundary of the l_q ball B_q(R_q) (Corollary 1 of Agarwal, Negahban & Wainwright 2012):
     sorted magnitudes :math:`|\theta^*|_{(j)} = c\,j^{-1/q}`, j = 1..d, on a random permutation with random
@@ -123,6 +137,7 @@ def weakly_sparse_theta(d, q, norm2_sq=None, Rq=None, seed=0):
     return theta
 
 
+@_checked
 def make_stream(d, s=None, B=1.0, noise_var=0.5, magnitude=1.0 / math.sqrt(2.0), q=0.0, norm2_sq=None, seed=0):
     r"""The data of Section 4 of Agarwal, Negahban & Wainwright (2012) as a :class:`UniformDesignStream`:
     x ~ Unif[-B, B]^d, noise variance 0.5, theta* s-sparse with s = ceil(log d) (:func:`sparse_theta`), or, for

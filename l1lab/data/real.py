@@ -72,6 +72,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._optional import progress_bar, require
+from .._validate import check_array, check_count, check_matrix, check_path, check_positive, check_seed
 from .synthetic import add_random_features, scale_features
 
 __all__ = ["NAMES", "PAPER_DATASETS", "SOURCES", "ChecksumError", "DataUnavailableError", "Dataset", "DatasetSource",
@@ -255,6 +256,9 @@ class Dataset:
 def array_fingerprint(X, y=None) -> str:
     """SHA-256 of a feature matrix (dense, or sparse in canonical CSR form) and optional labels."""
     h = hashlib.sha256()
+    X = check_matrix(X, "X", finite=False, allow_empty=True)  # a fingerprint of any values, NaN included
+    if y is not None:
+        y = check_array(y, "y", shape=(X.shape[0],), finite=False, allow_empty=True, like="the rows of X")
     if sp.issparse(X):
         A = sp.csr_matrix(X, dtype=np.float64, copy=True)
         A.sum_duplicates()
@@ -276,6 +280,7 @@ def array_fingerprint(X, y=None) -> str:
 def data_home(path=None) -> Path:
     """The cache directory: ``path`` if given, else ``$L1LAB_DATA``, else ``$XDG_CACHE_HOME/l1lab``
     (``~/.cache/l1lab``).  Created if missing."""
+    check_path(path, "path", allow_none=True)
     if path is None:
         path = os.environ.get("L1LAB_DATA") or os.path.join(
             os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "l1lab")
@@ -292,7 +297,7 @@ def _offline_env() -> bool:
 def sha256_file(path) -> str:
     """SHA-256 of a file, read in chunks."""
     h = hashlib.sha256()
-    with open(path, "rb") as f:
+    with open(check_path(path, "path"), "rb") as f:
         for chunk in iter(lambda: f.read(1 << 20), b""):
             h.update(chunk)
     return h.hexdigest()
@@ -378,6 +383,10 @@ def fetch_file(remote: RemoteFile, directory=None, timeout=30.0, progress=None, 
     ChecksumError
         if the cached or downloaded file has the wrong SHA-256; a bad download is deleted, not cached.
     """
+    if not isinstance(remote, RemoteFile):
+        raise TypeError(f"remote must be an l1lab.data.real.RemoteFile, got {type(remote).__name__}")
+    check_path(directory, "directory", allow_none=True)
+    check_positive(timeout, "timeout (seconds)")
     directory = data_home(directory)
     path = directory / remote.name
     if path.exists():
@@ -484,6 +493,8 @@ def read_svmlight(path, n_features=None, zero_based=False):
     convention) unless told otherwise.  Returns ``(X, labels)`` with X a CSR matrix of shape
     (n_lines, n_features) (n_features defaults to the largest index seen).
     """
+    check_path(path, "path")
+    n_features = check_count(n_features, "n_features", minimum=1, allow_none=True)
     load_svmlight_file = require("sklearn.datasets", "reading svmlight files", "sklearn").load_svmlight_file
 
     with _open_maybe_compressed(path) as f:
@@ -684,6 +695,8 @@ def offline_standin(name, seed=0, scale=True, augment_seed=0) -> Dataset:
     The result has ``offline=True`` and ``label`` "offline stand-in for <NAME> (...)".
     """
     name = _check_name(name)
+    check_seed(seed, "seed")
+    check_seed(augment_seed, "augment_seed")
     base = "magic04" if name in _AUGMENT else name
     X, y, what = _STANDINS[base](seed)
     info = {"standin_seed": seed, "scaled": bool(scale)}
@@ -708,9 +721,9 @@ def _augment(X, name, seed):
 
 # ----------------------------------------------------------------------------------------------- the loader
 def _check_name(name):
-    key = str(name).strip().lower()
+    key = name.strip().lower() if isinstance(name, str) else None
     if key not in NAMES:
-        raise ValueError(f"unknown data set {name!r}; choose one of {', '.join(NAMES)}")
+        raise ValueError(f"unknown data set name {name!r}; choose one of {', '.join(NAMES)}")
     return key
 
 
@@ -746,6 +759,9 @@ def load_dataset(name, *, allow_offline=False, scale=True, augment_seed=0, subse
         unknown name or subset, or a file that does not parse to the expected shape
     """
     name = _check_name(name)
+    check_seed(augment_seed, "augment_seed")
+    check_path(data_dir, "data_dir", allow_none=True)
+    check_positive(timeout, "timeout (seconds)")
     if subset not in _RCV1_SUBSETS:
         raise ValueError(f"subset must be 'train', 'test' or 'all', got {subset!r}")
     base = "magic04" if name in _AUGMENT else name

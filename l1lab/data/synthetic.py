@@ -8,9 +8,20 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
+from .._validate import ANY, SEED, check_matrix, checked, count, nonnegative, positive, real
+
 __all__ = ["add_random_features", "make_classification", "make_regression", "scale_features"]
 
 
+#: The domain of every parameter of this module (checked before each call; see ``l1lab._validate``).
+_P = {"X": ANY, "return_scale": ANY, "m": count(1), "d": count(1), "k": count(1), "noise": nonnegative(),
+      "density": real(low=0.0, low_open=True, high=1.0), "kind": ANY, "seed": SEED, "normalize": ANY,
+      "flip": real(low=0.0, high=0.5, high_open=True), "scale": positive(), "n_extra": count(0),
+      "prob": real(low=0.0, low_open=True, high=1.0)}
+_checked = checked(_P)
+
+
+@_checked
 def scale_features(X, return_scale=False):
     """Divide each column by its largest absolute value, so every entry lies in [-1, 1].
 
@@ -18,16 +29,13 @@ def scale_features(X, return_scale=False):
     they are.  With ``return_scale=True`` also returns the per-column divisors ``c`` (X_scaled = X / c),
     so that a weight vector w learned on the scaled data is w / c on the original features.
     """
+    X = check_matrix(X, "X")
     if sp.issparse(X):
         X = sp.csc_matrix(X, dtype=np.float64, copy=True)
         c = np.asarray(abs(X).max(axis=0).todense()).ravel()
     else:
         X = np.array(X, dtype=np.float64, copy=True)
-        if X.ndim != 2:
-            raise ValueError(f"X must be 2-dimensional, got shape {X.shape}")
-        c = np.abs(X).max(axis=0) if X.size else np.zeros(X.shape[1])
-    if not np.all(np.isfinite(c)):
-        raise ValueError("X contains NaN or infinite entries; they cannot be scaled")
+        c = np.abs(X).max(axis=0)
     c = np.where(c > 0, c, 1.0)
     Xs = X @ sp.diags(1.0 / c) if sp.issparse(X) else X / c
     if sp.issparse(X):
@@ -63,6 +71,7 @@ def _sparse_truth(rng, d, k, scale):
     return w
 
 
+@_checked
 def make_regression(m, d, k, noise=0.1, density=1.0, kind="uniform", seed=0, normalize=True):
     """Sparse linear regression: y = X w_true + noise, w_true with k nonzeros.
 
@@ -82,6 +91,7 @@ def make_regression(m, d, k, noise=0.1, density=1.0, kind="uniform", seed=0, nor
     return X, y, w
 
 
+@_checked
 def make_classification(m, d, k, flip=0.05, density=1.0, kind="uniform", seed=0, scale=3.0):
     """Sparse linear classification: y = sign(<w_true, x>), each label flipped with probability ``flip``.
 
@@ -98,6 +108,7 @@ def make_classification(m, d, k, flip=0.05, density=1.0, kind="uniform", seed=0,
     return X, y, w
 
 
+@_checked
 def add_random_features(X, n_extra=1000, kind="sparse", prob=0.05, seed=0):
     """Append ``n_extra`` irrelevant random features, as Shalev-Shwartz & Tewari (2011, Section 4.1) do to
     the MAGIC gamma telescope data (following Langford et al. 2009):
@@ -114,6 +125,7 @@ def add_random_features(X, n_extra=1000, kind="sparse", prob=0.05, seed=0):
         raise ValueError(f"n_extra must be >= 0, got {n_extra}")
     if not (0 < prob <= 1):
         raise ValueError(f"prob must be in (0, 1], got {prob}")
+    X = check_matrix(X, "X")
     rng = np.random.default_rng(seed)
     m = X.shape[0]
     if kind == "sparse":

@@ -33,6 +33,7 @@ import numpy as np
 import scipy.sparse as sp
 from numba import njit
 
+from .._validate import check_array, check_count, check_positive
 from ..problem import Problem
 
 __all__ = ["EXACT_IRRELEVANT", "MAX_P", "TOP_EXACT", "excess_risk", "excess_risk_error_bound", "excess_risk_rows",
@@ -59,24 +60,22 @@ _MASK6 = np.uint64(63)
 
 
 def check_teacher(d, p, beta):
-    if not (isinstance(d, (int, np.integer)) and d >= 1):
-        raise ValueError(f"d must be a positive integer, got {d!r}")
-    if not (isinstance(p, (int, np.integer)) and 1 <= p <= min(d, MAX_P)):
-        raise ValueError(f"p must be an integer in [1, min(d, {MAX_P})], got {p!r} (d = {d})")
-    if not (beta > 0 and math.isfinite(beta)):
-        raise ValueError(f"beta must be a finite number > 0, got {beta}")
+    """(d, p, beta) checked: d a positive integer, p an integer in [1, min(d, MAX_P)], beta a finite number > 0."""
+    d = check_count(d, "d", minimum=1)
+    p = check_count(p, "p", minimum=1)
+    if p > min(d, MAX_P):  # the relevant coordinates: at most d and MAX_P
+        raise ValueError(f"p must be an integer in [1, min(d, {MAX_P})] = [1, {min(d, MAX_P)}] for d = {d}, got {p}")
+    return d, p, check_positive(beta, "beta")
 
 
 def check_seed(seed):
-    if not (isinstance(seed, (int, np.integer)) and 0 <= seed < 2 ** 63):
-        raise ValueError(f"seed must be an integer in [0, 2^63), got {seed!r}")
-    return int(seed)
+    """The stream's seed: an integer in [0, 2^63) (the counter-based stream hashes it)."""
+    return check_count(seed, "seed", minimum=0, maximum=2 ** 63 - 1)
 
 
 def teacher_weights(d, p=2, beta=2.0) -> np.ndarray:
     """The teacher's w*: +beta, -beta, +beta, ... on the first p coordinates, 0 elsewhere."""
-    d, p = int(d), int(p)
-    check_teacher(d, p, beta)
+    d, p, beta = check_teacher(d, p, beta)
     w = np.zeros(d)
     w[:p] = beta * np.where(np.arange(p) % 2 == 0, 1.0, -1.0)
     return w
@@ -134,8 +133,8 @@ def teacher_problem(n, d, p=2, beta=2.0, seed=0) -> Problem:
     solvers); it takes 12 n d bytes, so long streams at large d are better run by
     :func:`l1lab.solvers.streamed.smg_stream` and :func:`~l1lab.solvers.streamed.sg_l2_stream`, which produce the
     same iterates without storing anything."""
-    n, d, p = int(n), int(d), int(p)
-    check_teacher(d, p, beta)
+    n = check_count(n, "n", minimum=1)
+    d, p, beta = check_teacher(d, p, beta)
     seed = check_seed(seed)
     if n < 1:
         raise ValueError(f"n must be >= 1, got {n}")
@@ -157,8 +156,8 @@ def _labels(key, n, d, wstar, y):
 
 def stream_labels(n, d, p=2, beta=2.0, seed=0) -> np.ndarray:
     """The labels of the first n examples of stream ``seed`` (without storing the examples)."""
-    n, d, p = int(n), int(d), int(p)
-    check_teacher(d, p, beta)
+    n = check_count(n, "n", minimum=1)
+    d, p, beta = check_teacher(d, p, beta)
     y = np.empty(n)
     _labels(stream_key(check_seed(seed), d), n, d, teacher_weights(d, p, beta)[:p], y)
     return y
@@ -184,12 +183,10 @@ def _split_irrelevant(V):
 
 
 def _check_W(W, p, beta):
-    W = np.asarray(W, dtype=np.float64)
+    W = check_array(W, "W (a weight vector or a 2-d array of them, one per row)", ndim=(1, 2))
     single = W.ndim == 1
     W = np.atleast_2d(W)
-    if W.ndim != 2 or not np.all(np.isfinite(W)):
-        raise ValueError("W must be a finite vector or a 2-d array of weight vectors (rows)")
-    check_teacher(W.shape[1], int(p), beta)
+    check_teacher(W.shape[1], p, beta)
     return W, single
 
 

@@ -31,11 +31,11 @@ result is the float64 projection of the same numbers); the result is always a ne
 """
 from __future__ import annotations
 
-import math
-
 import numpy as np
 from numba import njit, types
 from numba.extending import intrinsic
+
+from .._validate import check_array, check_choice, check_count, check_real
 
 __all__ = ["METHODS", "l1_ball_threshold", "project_l1_ball", "project_simplex", "project_weighted_l1_ball",
            "simplex_threshold"]
@@ -43,17 +43,18 @@ __all__ = ["METHODS", "l1_ball_threshold", "project_l1_ball", "project_simplex",
 METHODS = ("sort", "pivot", "condat")
 
 
-def _check(v, z, name="v"):
-    v = np.asarray(v, dtype=np.float64)
-    if v.ndim != 1:
-        raise ValueError(f"{name} must be a 1-d array, got shape {v.shape}")
-    if v.size == 0:
-        raise ValueError(f"{name} is empty")
-    if not np.all(np.isfinite(v)):
-        raise ValueError(f"{name} contains NaN or infinite entries")
-    z = float(z)
-    if not math.isfinite(z) or z < 0:
-        raise ValueError(f"the radius z must be a finite number >= 0, got {z}")
+_UNSET = object()
+
+
+def _check(v, z, name="v", method=None, seed=_UNSET):
+    """v as a float64 array (1-d, non-empty, finite; integer and float32 inputs converted exactly, read-only and
+    strided ones copied), z as a float >= 0, and the method and seed; errors name the argument."""
+    v = check_array(v, name)
+    z = check_real(z, "the radius z", low=0.0)
+    if method is not None:
+        check_choice(method, "method", METHODS)
+    if seed is not _UNSET:
+        check_count(seed, "seed")
     return v, z
 
 
@@ -376,7 +377,8 @@ def simplex_threshold(v, z=1.0, method="condat", seed=0):
 
     Figure 1 (``"sort"``), Figure 2 (``"pivot"``) of Duchi et al. (2008), or Condat (2016) (``"condat"``).
     """
-    v, z = _check(v, z)
+    v, z = _check(v, z, method=method, seed=seed)
+    seed = int(seed)
     if method not in METHODS:
         raise ValueError(f"method must be one of {METHODS}, got {method!r}")
     if z == 0:
@@ -389,7 +391,8 @@ def project_simplex(v, z=1.0, method="condat", seed=0):
     r"""Euclidean projection of v onto the simplex :math:`\{w \ge 0, \sum_i w_i = z\}` (Section 3 of Duchi,
     Shalev-Shwartz, Singer & Chandra 2008); ``method`` in ``("sort", "pivot", "condat")``; ``seed`` only
     changes the pivots of ``"pivot"`` (not the result).  Always returns a new array."""
-    v, z = _check(v, z)
+    v, z = _check(v, z, method=method, seed=seed)
+    seed = int(seed)
     if method not in METHODS:
         raise ValueError(f"method must be one of {METHODS}, got {method!r}")
     if z == 0:
@@ -417,8 +420,8 @@ def l1_ball_threshold(v, z=1.0, method="condat", seed=0):
     r"""The theta >= 0 of the projection onto the l1 ball of radius z:
     :math:`w_i = \mathrm{sign}(v_i)\max(|v_i| - \theta, 0)`; 0 when v is inside the ball (Section 4 of Duchi
     et al. 2008)."""
-    v, z = _check(v, z)
-    a, c = _ball_theta(v, z, method, seed)
+    v, z = _check(v, z, method=method, seed=seed)
+    a, c = _ball_theta(v, z, method, int(seed))
     return a + c
 
 
@@ -431,8 +434,8 @@ def project_l1_ball(v, z=1.0, method="condat", seed=0):
     >>> project_l1_ball(np.array([0.5, -0.25]), z=1.0)          # inside the ball: unchanged
     array([ 0.5 , -0.25])
     """
-    v, z = _check(v, z)
-    a, c = _ball_theta(v, z, method, seed)
+    v, z = _check(v, z, method=method, seed=seed)
+    a, c = _ball_theta(v, z, method, int(seed))
     if a == 0.0 and c == 0.0:
         return v.copy()
     return _shrink_signed_anchored(np.ascontiguousarray(v), a, c)
@@ -450,10 +453,8 @@ def project_weighted_l1_ball(v, a, z=1.0):
     |v_i| - theta a_i rounded once (a fused multiply-add), repeated from the remainders where needed.
     """
     v, z = _check(v, z)
-    a = np.asarray(a, dtype=np.float64)
-    if a.shape != v.shape:
-        raise ValueError(f"the weights a must have the shape of v {v.shape}, got {a.shape}")
-    if not np.all(np.isfinite(a)) or np.any(a <= 0):
+    a = check_array(a, "the weights a", shape=v.shape, like="v")
+    if np.any(a <= 0):
         raise ValueError("the weights a must be finite and > 0")
     u = np.abs(v)
     if float(a @ u) <= z:

@@ -50,10 +50,11 @@ the rounding of Theta is not dropped: the keys are rebased first.
 from __future__ import annotations
 
 import math
-import numbers
 
 import numpy as np
 from numba import njit
+
+from .._validate import check_array, check_count, check_index_array, check_positive, check_real
 
 __all__ = ["SparseL1BallProjector"]
 
@@ -480,23 +481,10 @@ class SparseL1BallProjector:
     """
 
     def __init__(self, n, z, capacity=None, rebase_ratio=4.0):
-        if isinstance(n, bool) or not isinstance(n, numbers.Integral):
-            raise ValueError(f"the dimension n must be an integer, got {n!r}")
-        n = int(n)
-        if not 1 <= n <= 2**31 - 2:
-            raise ValueError(f"the dimension n must be in [1, 2**31 - 2], got {n}")
-        try:
-            z = float(z)
-        except (TypeError, ValueError):
-            raise ValueError(f"the radius z must be a finite number >= 0, got {z!r}") from None
-        if not math.isfinite(z) or z < 0:
-            raise ValueError(f"the radius z must be a finite number >= 0, got {z}")
-        rebase_ratio = float(rebase_ratio)
-        if not rebase_ratio > 0 or not math.isfinite(rebase_ratio):
-            raise ValueError(f"rebase_ratio must be a finite number > 0, got {rebase_ratio}")
-        cap = min(n, 1024) if capacity is None else int(capacity)
-        if not 1 <= cap:
-            raise ValueError(f"capacity must be >= 1, got {capacity}")
+        n = check_count(n, "the dimension n", minimum=1, maximum=2**31 - 2)
+        z = check_real(z, "the radius z", low=0.0)
+        rebase_ratio = check_positive(rebase_ratio, "rebase_ratio")
+        cap = min(n, 1024) if capacity is None else check_count(capacity, "capacity", minimum=1)
         cap = min(cap, n)
         self._n = n
         self._z = z
@@ -537,10 +525,9 @@ class SparseL1BallProjector:
             raise ValueError(f"indices must be a 1-d array of integers, got shape {idx.shape}")
         if idx.size and idx.dtype.kind not in "iu":
             raise ValueError(f"indices must be integers, got dtype {idx.dtype}")
-        idx = idx.astype(np.int64, copy=False)
-        val = np.asarray(values, dtype=np.float64)
-        if val.shape != idx.shape:
-            raise ValueError(f"values must have the shape of indices {idx.shape}, got {val.shape}")
+        if idx.dtype != np.int64 or not idx.flags.c_contiguous or not idx.flags.writeable:
+            idx = np.array(idx, dtype=np.int64, order="C")  # (one kernel specialization: writable, contiguous)
+        val = check_array(values, "values", shape=idx.shape, like="indices", allow_empty=True, finite=False)
         code, where = _check_update(idx, val, self._n)
         if code == 1:
             raise ValueError(f"indices must lie in [0, n) = [0, {self._n}); got {idx[where]} at position {where}")
@@ -590,11 +577,7 @@ class SparseL1BallProjector:
 
     def get(self, j):
         """w_j, O(1)."""
-        if isinstance(j, bool) or not isinstance(j, numbers.Integral):
-            raise ValueError(f"the coordinate must be an integer, got {j!r}")
-        j = int(j)
-        if not 0 <= j < self._n:
-            raise ValueError(f"the coordinate must lie in [0, n) = [0, {self._n}), got {j}")
+        j = check_count(j, "the coordinate j", maximum=self._n - 1)
         x = self._node_of[j]
         if x == 0:
             return 0.0
@@ -602,9 +585,7 @@ class SparseL1BallProjector:
 
     def values(self, indices):
         """w at the coordinates ``indices`` (a new array), O(k): what a stochastic step needs for a margin."""
-        idx = np.asarray(indices, dtype=np.int64)
-        if idx.size and (idx.min() < 0 or idx.max() >= self._n):
-            raise ValueError(f"indices must lie in [0, n) = [0, {self._n})")
+        idx = check_index_array(indices, "indices", upper=self._n, allow_empty=True)
         x = self._node_of[idx]
         out = self._I[x, _SG] * (self._F[x, _K] - self._shift[0])
         out[x == 0] = 0.0

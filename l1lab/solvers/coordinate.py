@@ -25,7 +25,7 @@ import numpy as np
 from ..problem import Problem
 from ..trace import Result, TraceRecorder, log_checkpoints
 from . import _cd_kernels as K
-from ._checks import check_n_iter, check_positive, check_problem
+from ._checks import check_n_iter, check_positive, check_problem, solver_checked
 
 STEPS = ("global", "coordinate")
 
@@ -143,6 +143,7 @@ def _run(problem, n_iter, n_checkpoints, beta, draw, method, seed, tol, step="gl
     return Result(w=state.w, trace=rec.finish(), info=info)
 
 
+@solver_checked()
 def scd(problem: Problem, n_iter: int, seed=0, n_checkpoints: int = 60, beta=None, tol=None,
         step="global") -> Result:
     r"""Stochastic coordinate descent (Algorithms 1 and 2 of Shalev-Shwartz & Tewari 2011).
@@ -188,6 +189,7 @@ def scd(problem: Problem, n_iter: int, seed=0, n_checkpoints: int = 60, beta=Non
                 lambda a, b: rng.integers(0, problem.d, size=b - a, dtype=np.int64), "scd", seed, tol, step)
 
 
+@solver_checked()
 def cyclic_cd(problem: Problem, n_iter: int, n_checkpoints: int = 60, beta=None, tol=None,
               step="global") -> Result:
     """Cyclic coordinate descent: the update of Algorithm 1 with j = t mod d (deterministic).  ``tol`` and
@@ -197,6 +199,7 @@ def cyclic_cd(problem: Problem, n_iter: int, n_checkpoints: int = 60, beta=None,
                 lambda a, b: np.arange(a, b, dtype=np.int64) % problem.d, "cyclic_cd", None, tol, step)
 
 
+@solver_checked()
 def gcd(problem: Problem, n_iter: int, n_checkpoints: int = 30, beta=None, tol=None, step="global") -> Result:
     r"""Greedy coordinate descent, the deterministic comparator of Section 4.
 

@@ -44,6 +44,7 @@ from ..problem import Problem
 from ..theory import agarwal2012 as th
 from ..trace import log_checkpoints
 from . import _da_kernels as K
+from ._checks import ANY, check_array, check_count, check_positive, check_real, count, solver_checked
 
 EPOCH_RULES = ("oracle", "theory", "constant")
 SGD_SCHEDULES = {"1/t": 0, "1/sqrt(t)": 1, "constant": 2}
@@ -89,13 +90,12 @@ class RecoveryResult:
         return loglog_slope(self.iteration, getattr(self, which), start_fraction)
 
 
+@solver_checked()
 def loglog_slope(iterations, errors, start_fraction=0.1):
     """Fitted slope of log(errors) against log(iterations) over iterations >= start_fraction * max(iterations)
     (the rate exponent: -1 for O(1/T), -1/2 for O(1/sqrt(T))).  ``errors`` may be an average over runs."""
-    it = np.asarray(iterations, dtype=np.float64)
-    err = np.asarray(errors, dtype=np.float64)
-    if it.shape != err.shape or it.ndim != 1:
-        raise ValueError("iterations and errors must be 1-d arrays of the same length")
+    it = check_array(iterations, "iterations")
+    err = check_array(errors, "errors", shape=it.shape, finite=False, like="iterations")  # inf/NaN: diverged runs
     if not 0 <= start_fraction < 1:
         raise ValueError(f"start_fraction must be in [0, 1), got {start_fraction}")
     keep = (it >= start_fraction * it.max()) & (it > 0) & (err > 0) & np.isfinite(err)
@@ -170,16 +170,11 @@ class _Samples:
 
 # ============================================================================================ checks
 def _check_n_iter(n_iter):
-    if int(n_iter) != n_iter or n_iter < 1:
-        raise ValueError(f"n_iter must be an integer >= 1, got {n_iter!r}")
-    return int(n_iter)
+    return check_count(n_iter, "n_iter", minimum=1)
 
 
 def _positive(value, name):
-    value = float(value)
-    if not (value > 0 and math.isfinite(value)):
-        raise ValueError(f"{name} must be a finite number > 0, got {value}")
-    return value
+    return check_positive(value, name)
 
 
 def _theta_star(theta_star, samples):
@@ -187,12 +182,7 @@ def _theta_star(theta_star, samples):
         theta_star = samples.theta_star
     if theta_star is None:
         return None
-    theta_star = np.ascontiguousarray(theta_star, dtype=np.float64)
-    if theta_star.shape != (samples.d,):
-        raise ValueError(f"theta_star must have shape ({samples.d},), got {theta_star.shape}")
-    if not np.all(np.isfinite(theta_star)):
-        raise ValueError("theta_star contains NaN or infinite entries")
-    return theta_star
+    return check_array(theta_star, "theta_star", shape=(samples.d,), like="the source's dimension")
 
 
 def _check_R1(R1, theta_star):
@@ -206,7 +196,7 @@ def _check_R1(R1, theta_star):
 
 
 def _exponents(d, p):
-    p = th.prox_exponent(d) if p is None else float(p)
+    p = th.prox_exponent(d) if p is None else check_real(p, "the prox exponent p")
     if not 1 < p <= 2:
         raise ValueError(f"the prox exponent p must be in (1, 2], got {p}")
     q = p / (p - 1.0)
@@ -275,9 +265,7 @@ def _as_function(v, name):
         return None
     if callable(v):
         return v
-    v = float(v)
-    if not (v >= 0 and math.isfinite(v)):
-        raise ValueError(f"{name} must be a finite number >= 0 or a function of R, got {v}")
+    v = check_real(v, f"{name} (a number >= 0 or a function of R)", low=0.0)
     return lambda R: v
 
 
@@ -384,6 +372,7 @@ class _Radar:
         return self.tsum / self.state[0] if self.state[0] > 0 else self.center
 
 
+@solver_checked(n_iter=count(1), sigma=ANY)
 def radar(source, n_iter, *, R1, epochs="oracle", theta_star=None, s=None, gamma=None, G=None, sigma=None,
           omega=None, c1=None, lam=None, alpha=None, step_constant=5.0, lam_constant=1.0, epoch_length=None,
           oracle_check=1 / 64, p=None, loss="squared", seed=0, n_checkpoints=60):
@@ -499,6 +488,7 @@ def radar(source, n_iter, *, R1, epochs="oracle", theta_star=None, s=None, gamma
     return _run(algo, samples, n_iter, n_checkpoints, theta_star)
 
 
+@solver_checked(n_iter=count(1), lam=ANY)  # lam: None is an error with its own message
 def eda(source, n_iter, lam, *, R1, epochs="oracle", **kwargs):
     r"""EDA (epoch dual averaging), the baseline of Section 4 of Agarwal, Negahban & Wainwright (2012): RADAR's
     epochs and radii with a fixed regularization ``lam`` (the paper uses lam = 4 eta sqrt(log d/T),
@@ -509,6 +499,7 @@ def eda(source, n_iter, lam, *, R1, epochs="oracle", **kwargs):
     return radar(source, n_iter, R1=R1, epochs=epochs, lam=lam, **kwargs)
 
 
+@solver_checked()
 def radar_update(mu, center, R, alpha, p):
     r"""Update (4) of Agarwal, Negahban & Wainwright (2012) with the prox-function (5), in closed form:
 
@@ -523,12 +514,10 @@ def radar_update(mu, center, R, alpha, p):
     same direction scaled to the sphere (the objective is radial plus linear).  The paper's printed (6) has
     (p-1) in the denominators and ||mu||_q^{q-2} in the numerator; the argmin of (4) with (5) as printed is the
     form above (checked numerically in the tests)."""
-    mu = np.asarray(mu, dtype=np.float64)
-    y = np.asarray(center, dtype=np.float64)
-    if mu.shape != y.shape or mu.ndim != 1:
-        raise ValueError("mu and center must be 1-d arrays of the same shape")
+    mu = check_array(mu, "mu")
+    y = check_array(center, "center", shape=mu.shape, like="mu")
     R, alpha = _positive(R, "R"), _positive(alpha, "alpha")
-    p = float(p)
+    p = check_real(p, "p")
     if not 1 < p <= 2:
         raise ValueError(f"p must be in (1, 2], got {p}")
     q = p / (p - 1.0)
@@ -566,6 +555,7 @@ class _Rda(_NoEpochs):
         return K.rda_dense(self.samples.code, *args, *common), False
 
 
+@solver_checked(n_iter=count(1))
 def rda(source, n_iter, lam, beta, *, theta_star=None, p=None, loss="squared", seed=0, n_checkpoints=60):
     r"""Regularized dual averaging (Xiao 2010), the first baseline of Section 4 of Agarwal, Negahban &
     Wainwright (2012): with g_1, ..., g_t the stochastic gradients at theta_1 = 0, ..., theta_t and
@@ -611,6 +601,7 @@ class _Sgd(_NoEpochs):
         return K.sgd_dense(self.samples.code, *args, *common), False
 
 
+@solver_checked(n_iter=count(1))
 def sgd(source, n_iter, R1, eta, *, schedule="1/t", theta_star=None, loss="squared", seed=0, n_checkpoints=60):
     r"""Stochastic gradient descent on the l1 ball, the second baseline of Section 4 of Agarwal, Negahban &
     Wainwright (2012): theta_1 = 0, theta_{t+1} = P(theta_t - eta_t g_t), P the Euclidean projection onto

@@ -22,7 +22,7 @@ from numba import njit
 
 from ..losses import loss_deriv
 from ..trace import Result, TraceRecorder, log_checkpoints
-from ._checks import check_positive
+from ._checks import check_positive, solver_checked
 from .projected import check_constrained
 
 
@@ -67,6 +67,7 @@ def _weights(up, um, S, z):
     return z * (up - um) / S
 
 
+@solver_checked()
 def exponentiated_gradient(problem, n_iter, z, eta0=1.0, method="stochastic", decay=False, dummy=False, seed=0,
                            n_checkpoints=60):
     r"""EG+- on min C(w) s.t. ||w||_1 = z (``dummy=False``) or <= z (``dummy=True``).

@@ -14,6 +14,7 @@ import numpy as np
 from scipy.linalg import solve_triangular
 
 from ..problem import Problem
+from ._checks import check_index_array, check_n_iter, check_problem, solver_checked
 from .coordinate import scd
 
 __all__ = ["ForwardPath", "forward_selection", "restricted_scd"]
@@ -36,6 +37,7 @@ class ForwardPath:
         return self.weights[int(s)]
 
 
+@solver_checked()
 def forward_selection(problem: Problem, s_max=None, keep_weights=True) -> ForwardPath:
     r"""Fully corrective forward greedy selection for the squared loss with lambda = 0 (orthogonal matching
     pursuit; the 'forward greedy selection' of Shalev-Shwartz, Srebro & Zhang 2010): start from w = 0; at each
@@ -87,15 +89,15 @@ def forward_selection(problem: Problem, s_max=None, keep_weights=True) -> Forwar
     return ForwardPath(order=order, objective=objective, weights=weights)
 
 
+@solver_checked()
 def restricted_scd(problem: Problem, support, n_iter=None, seed=0):
     """SCD (``l1lab.solvers.scd``) on the columns ``support`` only, embedded back into R^d: the best vector on
     that support that SCD finds in ``n_iter`` steps (default 40 per coordinate).  Returns the full-length w."""
-    support = np.asarray(support, dtype=np.int64)
-    if support.ndim != 1 or support.size == 0:
-        raise ValueError("support must be a non-empty 1-d array of coordinates")
+    check_problem(problem)
+    support = check_index_array(support, "support (column indices)", upper=problem.d)
     X = problem.X[:, support]
     sub = Problem(X, problem.y, loss=problem.loss.name, lam=problem.lam)
-    n_iter = 40 * support.size if n_iter is None else int(n_iter)
+    n_iter = 40 * support.size if n_iter is None else check_n_iter(n_iter)
     res = scd(sub, n_iter, seed=seed, n_checkpoints=2)
     w = np.zeros(problem.d)
     w[support] = res.w

@@ -32,7 +32,7 @@ import numpy as np
 from scipy.optimize import minimize
 
 from ..trace import Result, TraceRecorder, log_checkpoints
-from ._checks import check_positive, check_problem
+from ._checks import check_array, check_positive, check_problem, solver_checked
 from .pgs import _check_B, _check_p, _norm, pgs_objective
 
 
@@ -81,6 +81,7 @@ class _Objective:
         return f, grad
 
 
+@solver_checked()
 def lbfgs(problem, sigma, p=2.0, B=None, max_iter=2000, tol=1e-10, hinge_mu=1e-6, memory=10, w0=None,
           n_checkpoints=60, monitor=None):
     r"""Minimize Zhu et al. (2009)'s objective (7) with L-BFGS (their quasi-Newton baseline, Section V).
@@ -127,7 +128,7 @@ def lbfgs(problem, sigma, p=2.0, B=None, max_iter=2000, tol=1e-10, hinge_mu=1e-6
         raise ValueError(f"unsupported loss {problem.loss.name}")
     if monitor is not None and not callable(monitor):
         raise TypeError("monitor must be a callable w -> float")
-    w = np.zeros(problem.d) if w0 is None else problem._check_w(w0).copy()
+    w = np.zeros(problem.d) if w0 is None else check_array(w0, "w0", shape=(problem.d,), copy=True)
     if B is not None and _norm(w, p) > B:
         raise ValueError(f"w0 must lie in S: ||w0||_p = {_norm(w, p):.4g} > B = {B}")
 

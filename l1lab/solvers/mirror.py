@@ -23,6 +23,7 @@ import numpy as np
 
 from ..links import link_inverse, smidas_p
 from . import _mirror_kernels as K
+from ._checks import solver_checked
 from ._example_driver import check_common, run_examples
 
 _EMPTY = np.zeros(0)
@@ -54,6 +55,7 @@ class _Smidas:
         return link_inverse(self.theta, self.p)
 
 
+@solver_checked()
 def smidas(problem, n_iter, eta, seed=0, p=None, p_rounded=False, output="last", n_checkpoints=60):
     r"""SMIDAS, Algorithm 3 of Shalev-Shwartz & Tewari (2011).
 
@@ -120,6 +122,7 @@ class _Langford:
         return self.w.copy()
 
 
+@solver_checked()
 def truncgrad(problem, n_iter, eta, seed=0, variant="smidas", gravity=None, period=1, threshold=math.inf,
               output="last", n_checkpoints=60):
     r"""Truncated gradient.
@@ -172,6 +175,7 @@ class _SGD:
         return self.w.copy()
 
 
+@solver_checked()
 def sgd(problem, n_iter, eta, seed=0, output="last", n_checkpoints=60):
     r"""Stochastic sub-gradient descent on P(w) = C(w) + lam ||w||_1, the baseline of Section 1.1.3 of
     Shalev-Shwartz & Tewari (2011): w <- w - eta (L'(<w, x_i>, y_i) x_i + lam sign(w)), sign(0) = 0.

@@ -25,7 +25,19 @@ from numba import njit
 from ..losses import LOGISTIC, loss_deriv, loss_value
 from ..projections import dense as _proj
 from ..projections import project_l1_ball, project_simplex
-from ._checks import check_positive, check_problem
+from ._checks import (
+    check_array,
+    check_count,
+    check_flag,
+    check_index_array,
+    check_matrix,
+    check_positive,
+    check_problem,
+    check_real,
+    check_seed,
+    nonnegative,
+    solver_checked,
+)
 
 
 @dataclass
@@ -52,21 +64,19 @@ class OnlineResult:
         return float(self.costs[:T].mean() - best)
 
 
-def _check(problem, n_steps, eta, radius, order, seed):
+def _check(problem, n_steps, eta, radius, order, seed, radius_name):
     check_problem(problem)
     if problem.lam != 0:
         raise ValueError(f"online costs are the unregularized losses: build the Problem with lam=0 (got {problem.lam})")
     eta = check_positive(eta, "the step size eta")
-    radius = check_positive(radius, "the radius")
+    radius = check_positive(radius, f"the radius {radius_name}")
     if order is None:
-        n_steps = int(n_steps)
-        if n_steps < 1:
-            raise ValueError(f"n_steps must be >= 1, got {n_steps}")
-        order = np.random.default_rng(seed).integers(0, problem.m, size=n_steps, dtype=np.int64)
+        if n_steps is None:
+            raise ValueError("give the stream: n_steps (uniform draws) or order (example indices)")
+        n_steps = check_count(n_steps, "n_steps", minimum=1)
+        order = np.random.default_rng(check_seed(seed)).integers(0, problem.m, size=n_steps, dtype=np.int64)
     else:
-        order = np.asarray(order, dtype=np.int64)
-        if order.ndim != 1 or order.size == 0 or order.min() < 0 or order.max() >= problem.m:
-            raise ValueError(f"order must be a non-empty 1-d array of example indices in [0, {problem.m})")
+        order = check_index_array(order, "order (example indices)", upper=problem.m)
     return eta, radius, order
 
 
@@ -128,6 +138,7 @@ def _smg_kernel(code, indptr, indices, data, y, order, eta, F1, signed, dummy, e
     return -1
 
 
+@solver_checked()
 def smg(problem, eta, F1, n_steps=None, order=None, seed=0, signed=True, dummy=True, exact=False):
     r"""Stochastic multiplicative gradient, update (3) of Kakade, Foster & Even-Dar (2008), or exponentiated
     gradient (``exact=True``), over a stream of the problem's examples.
@@ -143,7 +154,7 @@ def smg(problem, eta, F1, n_steps=None, order=None, seed=0, signed=True, dummy=T
 
     The update touches every weight, O(d) per step (plus O(d) for the running average).
     """
-    eta, F1, order = _check(problem, n_steps, eta, F1, order, seed)
+    eta, F1, order = _check(problem, n_steps, eta, F1, order, seed, "F1")
     indptr, indices, data = problem.csr_arrays()
     d = problem.d
     pp, pm = np.zeros(d), np.zeros(d)
@@ -195,11 +206,12 @@ def _sg_kernel(code, indptr, indices, data, y, order, eta, F2, w, costs, wsum):
                 sq = F2 * F2
 
 
+@solver_checked()
 def sg_l2(problem, eta, F2, n_steps=None, order=None, seed=0):
     r"""Stochastic gradient with Euclidean projection onto {||w||_2 <= F2}, Section 2.1 of Kakade, Foster &
     Even-Dar (2008) (Zinkevich's online gradient descent with noisy gradients), from w^1 = 0; Theorem 2.1's
     step is :func:`l1lab.theory.kakade_foster_evendar.sg_eta`."""
-    eta, F2, order = _check(problem, n_steps, eta, F2, order, seed)
+    eta, F2, order = _check(problem, n_steps, eta, F2, order, seed, "F2")
     indptr, indices, data = problem.csr_arrays()
     w = np.zeros(problem.d)
     costs, wsum = np.zeros(order.size), np.zeros(problem.d)
@@ -226,13 +238,15 @@ def _projector(constraint, radius):
     raise ValueError(f"unknown constraint {constraint!r}")
 
 
+@solver_checked()
 def best_fixed_decision(problem, order, constraint, radius, max_iter=1000, tol=1e-12):
     r"""argmin over F of (1/T) sum_t L(<w, x_{order[t]}>, y_{order[t]}) by accelerated projected gradient
     (FISTA with backtracking and restarts); F is ``"simplex"`` {w >= 0, sum w = r}, ``"l1_ball"``
     {||w||_1 <= r}, ``"nonneg_l1_ball"`` {w >= 0, sum w <= r} or ``"l2_ball"`` {||w||_2 <= r}.
     Stops when the value has changed by at most ``tol`` (relative) over 10 consecutive iterations, or after
     ``max_iter``.  Returns (w, value).  For the hinge loss (non-smooth) the result is approximate."""
-    order = np.asarray(order, dtype=np.int64)
+    check_problem(problem)
+    order = check_index_array(order, "order (example indices)", upper=problem.m)
     counts = np.bincount(order, minlength=problem.m).astype(np.float64)
     keep = counts > 0
     X = problem.X[keep] if problem.is_sparse else np.asarray(problem.X)[keep]
@@ -302,14 +316,28 @@ def _mean_logistic(a, y, c):
     return s
 
 
-@njit(cache=True, fastmath=True, nogil=True)
+@solver_checked(tol=nonnegative())
 def best_fixed_value_logistic(X, y, l2, radius, max_iter=1000, tol=1e-12):
     """The value of :func:`best_fixed_decision` for the logistic loss over {||w||_1 <= radius} (or {||w||_2 <=
     radius} with ``l2``), on the rows of the dense ``X`` (each once): min over the ball of (1/T) sum_t
     L(<w, x_t>, y_t) by the same algorithm (FISTA from w = 0 with backtracking, the same restarts,
     constants and stopping rule) for the logistic loss, compiled, and with the margins carried along: the
     extrapolated point's margins are X v = (1 + b) X w_new - b X w, so an iteration multiplies by X twice
-    instead of five times.  Equal to ``best_fixed_decision`` up to rounding (``tests``)."""
+    instead of five times.  Equal to ``best_fixed_decision`` up to rounding (``tests``).  ``y``: labels in
+    {-1, +1}, one per row of X."""
+    X = check_matrix(X, "X", allow_sparse=False)
+    y = check_array(y, "y", shape=(X.shape[0],), like="the rows of X")
+    if not np.all((y == 1.0) | (y == -1.0)):
+        raise ValueError("y must hold labels in {-1, +1} (the logistic loss)")
+    radius = check_positive(radius, "radius")
+    return _best_fixed_value_logistic(np.ascontiguousarray(X), y, check_flag(l2, "l2"), radius,
+                                      check_count(max_iter, "max_iter", minimum=1),
+                                      check_real(tol, "tol", low=0.0))
+
+
+@njit(cache=True, fastmath=True, nogil=True)
+def _best_fixed_value_logistic(X, y, l2, radius, max_iter, tol):
+    """The kernel of :func:`best_fixed_value_logistic` (checked arguments)."""
     T, d = X.shape
     c = 1.0 / T
     w = np.zeros(d)

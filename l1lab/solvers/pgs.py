@@ -37,7 +37,7 @@ from numba import njit
 from ..links import link_inverse
 from ..losses import loss_deriv
 from ..trace import Result, TraceRecorder, log_checkpoints
-from ._checks import check_n_iter, check_positive, check_problem
+from ._checks import check_array, check_n_iter, check_positive, check_problem, solver_checked
 from ._example_driver import output_events
 
 OUTPUTS = ("random", "last", "average")
@@ -66,20 +66,24 @@ def _norm(v, r):
     return M * float(np.sum((np.abs(v) / M) ** r)) ** (1.0 / r)
 
 
+@solver_checked()
 def regularizer_value(w, p):
     """r(w) = ||w||_p^2/(2(p-1)), eq. (3) of Zhu et al. (2009)."""
     p = _check_p(p)
-    return _norm(np.asarray(w, dtype=np.float64), p) ** 2 / (2.0 * (p - 1.0))
+    return _norm(check_array(w, "w"), p) ** 2 / (2.0 * (p - 1.0))
 
 
+@solver_checked()
 def pgs_objective(problem, w, sigma, p=2.0):
     r"""The empirical objective (7): :math:`\hat F_\sigma(w) = \sigma\|w\|_p^2/(2(p-1)) + C(w)` with
     C(w) = (1/m) sum_i L(<w, x_i>, y_i) the problem's mean loss (the problem's lam is not used)."""
+    check_problem(problem)
     sigma = check_positive(sigma, "sigma")
-    w = problem._check_w(w)
+    w = check_array(w, "w", shape=(problem.d,), like="the problem's d")
     return sigma * regularizer_value(w, p) + problem.smooth(w)
 
 
+@solver_checked()
 def grad_r_star(theta, p, B=None, printed_rescaling=False):
     r"""Figure 2 of Zhu et al. (2009): :math:`\nabla r^*(\theta)` for :math:`r(w) = \|w\|_p^2/(2(p-1))`.
 
@@ -98,9 +102,7 @@ def grad_r_star(theta, p, B=None, printed_rescaling=False):
     """
     p = _check_p(p)
     B = _check_B(B)
-    theta = np.asarray(theta, dtype=np.float64)
-    if theta.ndim != 1:
-        raise ValueError(f"theta must be a 1-d array, got shape {theta.shape}")
+    theta = check_array(theta, "theta")
     q = p / (p - 1.0)
     w = link_inverse(theta, q) * (p - 1.0)  # link_inverse checks finiteness
     if B is not None:
@@ -279,6 +281,7 @@ def _pgs_chunk(code, indptr, indices, data, y, batches, lam, st, wsum, mark, g, 
 
 
 # ------------------------------------------------------------------------------------------- driver
+@solver_checked()
 def sample_batches(m, k, n_iter, seed=0):
     """The mini-batches A_1, ..., A_T that :func:`pgs` draws with this seed: an (n_iter, k) int64 array whose
     rows hold k distinct example indices, each row a uniform k-subset of {0, ..., m-1} (Floyd's algorithm on
@@ -341,6 +344,7 @@ class _State:
         return out / T
 
 
+@solver_checked()
 def pgs(problem, n_iter, sigma, p=2.0, k=1, B=None, seed=0, output="random", n_checkpoints=60, batches=None,
         monitor=None, record_objective=True, exact_norm=False):
     r"""The Primal Gradient Solver, Figure 1 of Zhu et al. (2009), with Figure 2's :math:`\nabla r^*`.

@@ -26,11 +26,12 @@ from numba import njit
 from ..losses import loss_deriv
 from ..projections.dense import _threshold_condat
 from ..trace import Result, TraceRecorder, log_checkpoints
-from ._checks import check_n_iter, check_positive, check_problem
+from ._checks import check_n_iter, check_positive, check_problem, solver_checked
 
 PROJECTION_FLOPS_PER_ENTRY = 4
 
 
+@solver_checked()
 def check_constrained(problem, n_iter, z):
     check_problem(problem)
     if problem.lam != 0:
@@ -95,6 +96,7 @@ def psg_chunk(code, indptr, indices, data, y, w, idx, batch, eta0, decay, t0, z,
     return n_proj
 
 
+@solver_checked()
 def projected_gradient(problem, n_iter, z, eta0=1.0, method="stochastic", batch_size=10, seed=0,
                        line_search=False, schedule="sqrt", projection="dense", n_checkpoints=60):
     r"""Projected (sub)gradient descent on C over the l1 ball of radius z (Duchi et al. 2008, their eq. (2)).

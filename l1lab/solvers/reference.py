@@ -20,7 +20,7 @@ import scipy.sparse as sp
 from scipy.linalg import cho_factor, cho_solve
 
 from ..problem import hinge_linear_program
-from ._checks import check_problem
+from ._checks import check_problem, solver_checked
 from .coordinate import _CDState
 
 __all__ = ["reference_solution", "solve_reference"]
@@ -111,6 +111,7 @@ def _hinge_reference(problem):
     return w, problem.objective(w)
 
 
+@solver_checked()
 def solve_reference(problem, tol=1e-10):
     """The reference optimum ``(w_star, p_star)`` computed afresh (no cache): coordinate descent and Newton
     polishing for a smooth loss, the linear program for the hinge loss.  :func:`reference_solution` caches it."""
@@ -122,6 +123,7 @@ def solve_reference(problem, tol=1e-10):
 _REFERENCES = weakref.WeakKeyDictionary()  # problem -> (tol, w_star, p_star): one solve per problem and tol
 
 
+@solver_checked()
 def reference_solution(problem, tol: float = 1e-10):
     """A high-accuracy minimizer of P and the optimal value: ``(w_star, p_star)``.
 

@@ -15,6 +15,7 @@ from numba import njit
 
 from ..data.teacher import check_seed, check_teacher, draw_example, stream_key, teacher_weights
 from ..losses import LOGISTIC, loss_deriv, loss_value
+from ._checks import check_index_array, check_n_iter, count, positive, solver_checked
 
 __all__ = ["sg_l2_stream", "smg_stream", "smg_stream_snapshots"]
 
@@ -133,8 +134,8 @@ def _sg_stream_kernel(key, d, wstar, T, eta, F2, w, wsum):
 
 
 def _stream_args(d, p, beta, T, eta, radius, seed):
-    d, p, T = int(d), int(p), int(T)
-    check_teacher(d, p, beta)
+    d, p, beta = check_teacher(d, p, beta)
+    T = check_n_iter(T, "T", minimum=1)
     seed = check_seed(seed)
     if T < 1:
         raise ValueError(f"T must be >= 1, got {T}")
@@ -144,6 +145,7 @@ def _stream_args(d, p, beta, T, eta, radius, seed):
     return stream_key(seed, d), d, teacher_weights(d, p, beta)[:p], T, float(eta), float(radius)
 
 
+@solver_checked(p=count(1), beta=positive())
 def smg_stream(d, T, eta, F1, p=2, beta=2.0, seed=0):
     """SMG (update (3) of Kakade, Foster & Even-Dar 2008, +- split and dummy: 2d + 1 weights on the simplex
     of scale F1, started at its center) over the first T examples of stream ``seed``, in O(d) memory.
@@ -160,6 +162,7 @@ def smg_stream(d, T, eta, F1, p=2, beta=2.0, seed=0):
     return pp - pm, wsum / T, total / T
 
 
+@solver_checked(p=count(1), beta=positive())
 def sg_l2_stream(d, T, eta, F2, p=2, beta=2.0, seed=0):
     """SG with Euclidean projection onto {||w||_2 <= F2} from w^1 = 0 (Theorem 2.1's algorithm) over the first
     T examples of stream ``seed``, in O(d) memory.  Returns ``(w, w_avg, mean_cost)`` like :func:`smg_stream`;
@@ -170,13 +173,14 @@ def sg_l2_stream(d, T, eta, F2, p=2, beta=2.0, seed=0):
     return w, wsum / T, total / T
 
 
+@solver_checked(p=count(1), beta=positive())
 def smg_stream_snapshots(d, taus, eta, F1, p=2, beta=2.0, seed=0):
     """SMG as :func:`smg_stream` over the first ``taus[-1]`` examples, with snapshots: for every tau of ``taus``
     (increasing step counts) the average (1/tau) sum_{t <= tau} w^t and the decision w^{tau+1}, one row per tau.
     With a constant step, the run of tau steps is the start of the longest, so one pass gives every tau.
     Returns ``(w_avg, w_last)``, each of shape (len(taus), d)."""
-    taus = np.asarray(taus, dtype=np.int64)
-    if taus.ndim != 1 or taus.size == 0 or taus[0] < 1 or np.any(np.diff(taus) <= 0):
+    taus = check_index_array(taus, "taus (step counts)")
+    if taus[0] < 1 or np.any(np.diff(taus) <= 0):
         raise ValueError(f"taus must be a non-empty increasing 1-d array of step counts >= 1, got {taus!r}")
     key, d, wstar, T, eta, F1 = _stream_args(d, p, beta, int(taus[-1]), eta, F1, seed)
     pp, pm, wsum = np.empty(d), np.empty(d), np.zeros(d)

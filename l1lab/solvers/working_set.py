@@ -35,7 +35,7 @@ from ..losses import SQUARED
 from ..problem import Problem
 from ..trace import Result, TraceRecorder
 from . import _ws_kernels as K
-from ._checks import check_problem
+from ._checks import check_array, check_problem, solver_checked
 
 __all__ = ["working_set_cd", "regularization_path", "duality_gap", "PathResult"]
 
@@ -153,12 +153,13 @@ def _dual(setup: _Setup, lam_j, z, dz, grad):
     return value, u
 
 
+@solver_checked()
 def duality_gap(problem: Problem, w) -> float:
     """P(w) - D(u) for the feasible dual point that :func:`working_set_cd` builds from the residuals at w: an
     upper bound on the sub-optimality P(w) - P* (weak duality), zero only at a minimizer."""
     check_problem(problem)
     setup = _Setup(problem)
-    w = problem._check_w(w)
+    w = check_array(w, "w", shape=(problem.d,), like="the problem's d")
     z = setup.margins(w)
     dz = problem.loss.deriv(z, problem.y)
     grad = setup.gradient(w, z, dz)
@@ -195,11 +196,7 @@ def _check_args(problem, tol, max_outer, max_epochs, ws_start, anderson, inner):
 def _start(problem, setup, w0):
     if w0 is None:
         return np.zeros(problem.d)
-    w = np.array(w0, dtype=np.float64)
-    if w.shape != (problem.d,):
-        raise ValueError(f"w0 must have shape ({problem.d},), got {w.shape}")
-    if not np.all(np.isfinite(w)):
-        raise ValueError("w0 contains NaN or infinite entries")
+    w = check_array(w0, "w0", shape=(problem.d,), like="the problem's d", copy=True)
     w[~setup.usable] = 0.0  # an empty column does not change C: its best value is 0
     return w
 
@@ -280,6 +277,7 @@ def _solve(setup: _Setup, lam, w0, tol, max_outer, max_epochs, ws_start, anderso
     return Result(w=w, trace=rec.finish(), info=info)
 
 
+@solver_checked()
 def working_set_cd(problem: Problem, tol: float = 1e-12, w0=None, max_outer: int = 100, max_epochs: int = 10_000,
                    ws_start: int = 10, anderson: int = 5, inner: str = "auto") -> Result:
     r"""Minimize P(w) = C(w) + lam sum_j c_j |w_j| (squared or logistic loss, dense or sparse) to a certified
@@ -344,6 +342,7 @@ class PathResult:
     n_iter: np.ndarray
 
 
+@solver_checked()
 def regularization_path(problem: Problem, lams=None, n_lams: int = 100, eps: float = 1e-3, tol: float = 1e-12,
                         **options) -> PathResult:
     """Solutions of P along a decreasing grid of lam, each warm-started at the previous one (``problem.lam`` is
@@ -365,7 +364,7 @@ def regularization_path(problem: Problem, lams=None, n_lams: int = 100, eps: flo
             raise ValueError("lambda_max is 0 (the null model is optimal for every lam): no path to compute")
         lams = lmax * np.geomspace(1.0, eps, int(n_lams))
     else:
-        lams = np.sort(np.asarray(lams, dtype=np.float64).ravel())[::-1]
+        lams = np.sort(check_array(lams, "lams"))[::-1]
         if lams.size == 0 or not np.all(np.isfinite(lams)) or np.any(lams <= 0):
             raise ValueError("lams must be a non-empty list of finite numbers > 0")
     tol, max_outer, max_epochs, ws_start, anderson, inner = _check_args(

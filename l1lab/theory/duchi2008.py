@@ -6,7 +6,14 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._validate import check_array, checked, positive, vector
 
+#: The domain of every parameter of this module, by name (checked before each call; see ``l1lab._validate``).
+_P = {"v": vector(), "z": positive(), "w": vector()}
+_checked = checked(_P)
+
+
+@_checked
 def simplex_support_size(v, z):
     r"""Lemma 2 of Duchi et al. (2008): with :math:`\mu` = v sorted in descending order, the projection of v onto
     :math:`\{w \ge 0, \sum w_i = z\}` has
@@ -19,6 +26,7 @@ def simplex_support_size(v, z):
     return int(ind[-1]) + 1 if ind.size else 1
 
 
+@_checked
 def simplex_theta(v, z):
     r"""Lemma 2 of Duchi et al. (2008), eq. (4)-(5): the threshold
     :math:`\theta = \frac1\rho(\sum_{i \le \rho}\mu_i - z)`, so that :math:`w_i = \max(v_i - \theta, 0)`."""
@@ -27,12 +35,13 @@ def simplex_theta(v, z):
     return (float(mu[:rho].sum()) - z) / rho
 
 
+@_checked
 def lemma1_violation(v, w):
     r"""Lemma 1 of Duchi et al. (2008): for the simplex projection w of v, if :math:`v_s > v_j` and
     :math:`w_s = 0` then :math:`w_j = 0` (the support is a set of largest entries).  Returns the largest
     w_j over the pairs that break it (0 when the lemma holds)."""
-    v = np.asarray(v, dtype=np.float64)
-    w = np.asarray(w, dtype=np.float64)
+    v = check_array(v, "v")
+    w = check_array(w, "w", shape=v.shape, like="v")
     zero = w == 0
     if not zero.any():
         return 0.0
@@ -41,11 +50,12 @@ def lemma1_violation(v, w):
     return float(np.abs(w[bad]).max()) if bad.any() else 0.0
 
 
+@_checked
 def lemma3_violation(v, w):
     r"""Lemma 3 of Duchi et al. (2008): the projection w of v onto the l1 ball keeps signs,
     :math:`w_i v_i \ge 0` for all i, which reduces the ball to the simplex of |v|.  Returns the largest
     |w_i| whose sign is opposite to v_i's (0 when the lemma holds)."""
-    v = np.asarray(v, dtype=np.float64)
-    w = np.asarray(w, dtype=np.float64)
+    v = check_array(v, "v")
+    w = check_array(w, "w", shape=v.shape, like="v")
     bad = np.sign(w) * np.sign(v) < 0
     return float(np.abs(w[bad]).max()) if bad.any() else 0.0

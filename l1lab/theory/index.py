@@ -15,6 +15,7 @@ import re
 from collections import defaultdict
 from pathlib import Path
 
+from .._validate import check_path, check_text
 from . import registry
 
 #: the sphinx-proof directives that state results (algorithms are not results)
@@ -26,6 +27,8 @@ SOURCE_WORDS = {"Shalev-Shwartz": registry.SST, "Duchi": registry.DSSC, "Kakade"
 
 def chapter_text(root: Path, chapter: str) -> str:
     """The markdown of a chapter (all markdown cells of its notebook, or its .md file)."""
+    root = Path(check_path(root, "root"))
+    check_text(chapter, "chapter")
     nb = root / f"{chapter}.ipynb"
     if nb.exists():
         cells = json.loads(nb.read_text(encoding="utf-8"))["cells"]
@@ -39,12 +42,14 @@ _DIRECTIVE = re.compile(r"^```\{prf:(\w+)\}([^\n]*)\n((?::[^\n]*\n)*)", re.M)
 
 def lecture_title(text: str) -> str:
     """The first level-1 heading of a lecture's markdown ("" if none)."""
+    check_text(text, "text")
     m = re.search(r"^# (.+)$", text, re.M)
     return m.group(1).strip() if m else ""
 
 
 def directives(text: str):
     """(kind, title, label) of every sphinx-proof directive in a chapter's markdown."""
+    check_text(text, "text")
     out = []
     for kind, title, opts in _DIRECTIVE.findall(text):
         m = re.search(r"^:label:\s*(\S+)", opts, re.M)
@@ -53,11 +58,14 @@ def directives(text: str):
 
 
 def section_labels(text: str) -> set:
+    """The MyST section labels ``(label)=`` of a chapter's markdown."""
+    check_text(text, "text")
     return set(re.findall(r"^\(([\w-]+)\)=\s*$", text, re.M))
 
 
 def tests_by_name(root: Path) -> dict:
     """{name: [test ids]}: the test functions of ``tests/*.py`` whose body names ``name``."""
+    root = Path(check_path(root, "root"))
     found = defaultdict(list)
     for path in sorted((root / "tests").glob("test_*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
@@ -70,13 +78,20 @@ def tests_by_name(root: Path) -> dict:
     return found
 
 
+def _iterable(value, name):
+    try:
+        return list(value)
+    except TypeError:
+        raise TypeError(f"{name} must be None or a collection of chapter names (str), got {value!r}") from None
+
+
 def _function_name(fn) -> str:
     return f"{fn.__module__}.{fn.__qualname__}"
 
 
 def render_index(root) -> str:
     """The MyST markdown of the theorem index."""
-    root = Path(root)
+    root = Path(check_path(root, "root"))
     tests = tests_by_name(root)
     prf_labels, titles = {}, {}
     for chapter in {e.chapter for e in registry.REGISTRY}:
@@ -132,7 +147,11 @@ def problems(root, chapters=None) -> list:
     """What keeps the index from being complete: entries without a label found in their chapter or without a
     test, and results of the papers stated in a chapter but missing from the registry; only for the given
     ``chapters`` (e.g. "chapters/scd") if any are given."""
-    root = Path(root)
+    root = Path(check_path(root, "root"))
+    if chapters is not None:
+        if isinstance(chapters, str) or not all(isinstance(c, str) for c in _iterable(chapters, "chapters")):
+            raise TypeError(f"chapters must be None or a collection of chapter names (str), got {chapters!r}")
+        chapters = list(chapters)
     tests = tests_by_name(root)
     out = []
     labels = {e.label for e in registry.REGISTRY}

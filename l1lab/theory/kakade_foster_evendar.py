@@ -9,7 +9,17 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
+from .._validate import FLAG, check_array, checked, count, nonnegative, positive, probability, vector
+
+#: The domain of every parameter of this module, by name (checked before each call; see ``l1lab._validate``).
+#: d is a count; T a horizon > 0 (the bounds are formulas of it, also evaluated at real T); delta a probability
+#: (None: the noiseless bound).
+_P = {
+    "T": positive(), "F2": positive(), "G2": positive(), "delta": probability().opt(), "eta": positive(), "d": count(1),
+    "G_inf": positive(), "F1": positive(), "as_printed": FLAG, "B": nonnegative(), "w": vector(),
+    "grad": vector(),
+}
+_checked = checked(_P)
 
 
 def _pos(**kw):
@@ -26,6 +36,7 @@ def _delta_term(delta, T):
     return math.sqrt(2.0 * math.log(1.0 / delta) / T)
 
 
+@_checked
 def sg_eta(T, F2, G2):
     r"""Theorem 2.1 of Kakade, Foster & Even-Dar (2008): the SG step :math:`\eta = \frac{2F_2}{G_2\sqrt T}`,
     the minimizer of Lemma 5.2's bound."""
@@ -33,6 +44,7 @@ def sg_eta(T, F2, G2):
     return 2.0 * F2 / (G2 * math.sqrt(T))
 
 
+@_checked
 def sg_regret_bound(T, F2, G2, delta=None):
     r"""Theorem 2.1 of Kakade, Foster & Even-Dar (2008), SG with l2 projection and :func:`sg_eta`:
     noiseless :math:`R_T \le 2F_2G_2\sqrt{1/T}`; noisy, with probability 1 - delta,
@@ -41,6 +53,7 @@ def sg_regret_bound(T, F2, G2, delta=None):
     return 2.0 * F2 * G2 * (math.sqrt(1.0 / T) + 2.0 * _delta_term(delta, T))
 
 
+@_checked
 def lemma52_bound(eta, T, F2, G2):
     r"""Lemma 5.2 of Kakade, Foster & Even-Dar (2008):
     :math:`\frac1T\sum_t \hat\nabla^t\cdot(w^t - w^*) \le \frac{2F_2^2}{\eta T} + \frac\eta2 G_2^2`
@@ -49,6 +62,7 @@ def lemma52_bound(eta, T, F2, G2):
     return 2.0 * F2 ** 2 / (eta * T) + eta * G2 ** 2 / 2.0
 
 
+@_checked
 def smg_eta(T, d, G_inf, F1=1.0, as_printed=False):
     r"""Theorem 2.3 of Kakade, Foster & Even-Dar (2008): the SMG step.
 
@@ -62,6 +76,7 @@ def smg_eta(T, d, G_inf, F1=1.0, as_printed=False):
     return eta / F1 if as_printed else eta
 
 
+@_checked
 def smg_regret_bound(T, d, F1, G_inf, delta=None):
     r"""Theorem 2.3 of Kakade, Foster & Even-Dar (2008), SMG with :func:`smg_eta`, T >= 16 log d:
     noiseless :math:`R_T \le 4F_1G_\infty\sqrt{\log d/T}`; noisy, with probability 1 - delta,
@@ -73,6 +88,7 @@ def smg_regret_bound(T, d, F1, G_inf, delta=None):
     return 4.0 * F1 * G_inf * (math.sqrt(math.log(d) / T) + _delta_term(delta, T))
 
 
+@_checked
 def lemma53_bound(eta, T, d, F1, G_inf):
     r"""Lemma 5.3 of Kakade, Foster & Even-Dar (2008), for eta <= 1/(8 G_inf) (which keeps SMG feasible):
     :math:`\frac1T\sum_t\hat\nabla^t\cdot(w^t - w^*) \le \frac{F_1\log d}{T\eta} + 4\eta F_1G_\infty^2`."""
@@ -82,6 +98,7 @@ def lemma53_bound(eta, T, d, F1, G_inf):
     return F1 * math.log(d) / (T * eta) + 4.0 * eta * F1 * G_inf ** 2
 
 
+@_checked
 def smg_max_step(G_inf):
     r"""Lemma 5.3 of Kakade, Foster & Even-Dar (2008): eta <= 1/(8 G_inf) keeps every SMG factor
     1 - eta g_i + eta Z >= 3/4 > 0, so the iterates stay in the simplex (any eta < 1/(2 G_inf) already keeps
@@ -90,6 +107,7 @@ def smg_max_step(G_inf):
     return 1.0 / (8.0 * G_inf)
 
 
+@_checked
 def lemma51_azuma_term(B, T, delta):
     r"""Lemma 5.1 of Kakade, Foster & Even-Dar (2008): with |(grad - noisy grad).(w^t - w)| <= B, with
     probability 1 - delta the regret exceeds the average of the noisy linearized terms by at most
@@ -100,26 +118,30 @@ def lemma51_azuma_term(B, T, delta):
     return B * _delta_term(delta, T)
 
 
+@_checked
 def prop22_inner_product(w, grad, eta, F1):
     r"""Proposition 2.2 of Kakade, Foster & Even-Dar (2008): for the SMG step with an exact gradient,
     :math:`(w^{t+1} - w^t)\cdot\nabla = -\eta F_1\,\mathrm{Var}_{i\sim w/F_1}(\nabla_i) \le 0`.  Returns the
     inner product computed from the update itself; :func:`prop22_variance_form` gives the right-hand side."""
-    w = np.asarray(w, dtype=np.float64)
-    g = np.asarray(grad, dtype=np.float64)
+    w = check_array(w, "w")
+    g = check_array(grad, "grad", shape=w.shape, like="w")
     Z = float(w @ g) / F1
     w_next = w * (1.0 - eta * g + eta * Z)
     return float((w_next - w) @ g)
 
 
+@_checked
 def prop22_variance_form(w, grad, eta, F1):
     r"""Proposition 2.2 of Kakade, Foster & Even-Dar (2008), right-hand side:
     :math:`-\eta F_1\,(\sum_i p_i\nabla_i^2 - (\sum_i p_i\nabla_i)^2)` with p = w/F1.  It vanishes at a corner
     of the simplex (p a unit vector), the footnote's warning that the step can be arbitrarily small there."""
-    p = np.asarray(w, dtype=np.float64) / F1
-    g = np.asarray(grad, dtype=np.float64)
+    w = check_array(w, "w")
+    p = w / F1
+    g = check_array(grad, "grad", shape=w.shape, like="w")
     return -eta * F1 * float(p @ (g * g) - (p @ g) ** 2)
 
 
+@_checked
 def cor31_bound(T, d, F1, G_inf, delta):
     r"""Corollary 3.1 of Kakade, Foster & Even-Dar (2008): for the average decision
     :math:`\bar w^T = \frac1T\sum_t w^t` of SMG, with probability 1 - delta,
@@ -129,6 +151,7 @@ def cor31_bound(T, d, F1, G_inf, delta):
     return smg_regret_bound(T, d, F1, G_inf, delta)
 
 
+@_checked
 def cor31_limsup(T, d, F1, G_inf):
     r"""Corollary 3.1 of Kakade, Foster & Even-Dar (2008), the almost-sure statement: with the step of horizon
     T kept forever, :math:`\limsup_\tau c(\bar w^\tau) - c(w^*) \le 4F_1G_\infty\sqrt{\log d/T}`, as the note
@@ -138,6 +161,7 @@ def cor31_limsup(T, d, F1, G_inf):
     return smg_regret_bound(T, d, F1, G_inf, None)
 
 
+@_checked
 def cor41_risk_bound(T, d, F1, G_inf, delta):
     r"""Corollary 4.1 of Kakade, Foster & Even-Dar (2008): one pass of SMG over T i.i.d. examples (gradient
     l'(w.x, y) x, ||x||_inf <= 1, |l'| <= G_inf), averaged decision: with probability 1 - delta,

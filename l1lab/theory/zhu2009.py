@@ -20,6 +20,37 @@ import math
 import numpy as np
 from scipy.special import digamma
 
+from .._validate import (
+    ANY,
+    FLAG,
+    Param,
+    check_array,
+    check_matrix,
+    check_real,
+    checked,
+    count,
+    nonnegative,
+    positive,
+    real,
+    reals,
+    vector,
+)
+
+#: The domain of every parameter of this module, by name (checked before each call; see ``l1lab._validate``).
+#: T and m are real horizons here (T >= 1, m > 0): the bounds are formulas of them, H_T is defined for real T, and
+#: the book draws Theorem 2 over continuous grids of m; the counts d (mean nonzeros per example, a real), n and k.
+_P = {
+    "T": reals(low=1.0), "w": vector(), "X": Param(check_matrix),
+    "p": ANY,  # checked by _check_p (in (1, 2], with the reason)
+    "loss": ANY, "B": positive(), "y": vector(), "c0": real(low=0.0), "sigma": positive(),
+    "lambda_norms_q": vector(), "cumulative": FLAG, "L": positive(), "delta": real(low=0.0, high=1.0, low_open=True,
+                                                                                   high_open=True),
+    "eps_acc": positive(), "m": real(low=0.0, low_open=True), "w0_norm_p": positive(), "c_opt": positive(),
+    "c_est": positive(), "as_printed": FLAG, "eps": positive(), "d": positive(), "n": count(1), "k": count(1),
+    "subgradient": vector(), "theta": vector(),
+}
+_checked = checked(_P)
+
 _EULER_GAMMA = 0.5772156649015329
 
 
@@ -32,7 +63,7 @@ def _pos(**kw):
 
 
 def _check_p(p):
-    p = float(p)
+    p = check_real(p, "p")
     if not (1.0 < p <= 2.0):
         raise ValueError(f"p must lie in (1, 2] (r(w) = ||w||_p^2/(2(p-1)) is strongly convex only there), got {p}")
     return p
@@ -58,12 +89,7 @@ def _out(x):
 
 
 def _vec(theta, name="theta"):
-    theta = np.asarray(theta, dtype=np.float64)
-    if theta.ndim != 1:
-        raise ValueError(f"{name} must be a 1-d array, got shape {theta.shape}")
-    if not np.all(np.isfinite(theta)):
-        raise ValueError(f"{name} contains NaN or infinite entries")
-    return theta
+    return check_array(theta, name)
 
 
 def _qnorm(theta, q):
@@ -78,6 +104,7 @@ def _signed_power(theta, e):
     return np.sign(theta) * np.abs(theta) ** e
 
 
+@_checked
 def harmonic_number(T):
     r"""Lemma 1 of Zhu et al. (2009), the sum it leaves: :math:`H_T = \sum_{t=1}^T 1/t` (digamma form
     :math:`\psi(T+1) + \gamma` for real or array T); :math:`\ln T < H_T \le 1 + \ln T`."""
@@ -86,6 +113,7 @@ def harmonic_number(T):
 
 
 # ----------------------------------------------------------------------------------------------- Section II
+@_checked
 def regularizer(w, p):
     r"""Eq. (3) of Zhu et al. (2009): :math:`r(w) = \frac{1}{2(p-1)}\|w\|_p^2`, p in (1, 2]; 1-strongly
     convex w.r.t. the l_p norm (Example 1)."""
@@ -95,6 +123,7 @@ def regularizer(w, p):
 
 
 # ----------------------------------------------------------------------------------------------- Section IV
+@_checked
 def loss_lipschitz_constant(X, loss, p, B=None, y=None):
     r"""Section IV of Zhu et al. (2009): a Lipschitz constant L of :math:`w \mapsto l(\langle w, x_i\rangle;
     \theta_i)` w.r.t. the l_p norm on S, uniform over the training examples, so that by Proposition 1 every
@@ -144,6 +173,7 @@ def loss_lipschitz_constant(X, loss, p, B=None, y=None):
     return float(np.max(row_q * (B * row_q + np.abs(y))))
 
 
+@_checked
 def least_squares_radius(c0, sigma, p):
     r"""Section IV of Zhu et al. (2009): a radius B such that S = {||w||_p <= B} contains the empirical
     optimum :math:`\hat w` (and the population optimum :math:`w^*`).  Since
@@ -162,6 +192,7 @@ def least_squares_radius(c0, sigma, p):
 
 
 # ----------------------------------------------------------------------------------------------- Section VI.A
+@_checked
 def lemma1_regret_bound(lambda_norms_q, sigma, cumulative=False):
     r"""Lemma 1 of Zhu et al. (2009): for sigma-strongly convex :math:`c_t = \sigma r + g_t`, the iterates of
     Figure 1 satisfy
@@ -181,6 +212,7 @@ def lemma1_regret_bound(lambda_norms_q, sigma, cumulative=False):
     return np.cumsum(terms) if cumulative else float(terms.sum())
 
 
+@_checked
 def corollary1_regret_bound(T, sigma, L):
     r"""Corollary 1 of Zhu et al. (2009) with its constant made explicit: if every loss is L-Lipschitz
     w.r.t. :math:`\|\cdot\|_p` on S, Proposition 1 gives :math:`\|\lambda_t\|_q \le L` and Lemma 1 gives
@@ -194,6 +226,7 @@ def corollary1_regret_bound(T, sigma, L):
     return _out(L ** 2 * np.asarray(harmonic_number(T)) / (2.0 * sigma))
 
 
+@_checked
 def theorem1_expected_gap_bound(T, sigma, L):
     r"""Theorem 1 of Zhu et al. (2009), in expectation (eq. (17)): for the output :math:`w_i`, i uniform,
 
@@ -209,6 +242,7 @@ def theorem1_expected_gap_bound(T, sigma, L):
     return _out(np.asarray(corollary1_regret_bound(T, sigma, L)) / T)
 
 
+@_checked
 def theorem1_gap_bound(T, sigma, L, delta):
     r"""Theorem 1 of Zhu et al. (2009), eq. (11): with probability at least 1 - delta over the mini-batches
     and the output index (Markov's inequality on the non-negative gap),
@@ -219,6 +253,7 @@ def theorem1_gap_bound(T, sigma, L, delta):
     return _out(np.asarray(theorem1_expected_gap_bound(T, sigma, L)) / delta)
 
 
+@_checked
 def theorem1_iterations(eps_acc, sigma, L, delta=None):
     r"""Theorem 1 of Zhu et al. (2009) inverted: the smallest T with
     :math:`L^2 H_T/(2\sigma T\delta) \le \epsilon_{acc}` (delta = None: the expectation bound (17)), i.e. the
@@ -248,6 +283,7 @@ def theorem1_iterations(eps_acc, sigma, L, delta=None):
 
 
 # ----------------------------------------------------------------------------------------------- Section VI.B
+@checked(_P, w0_norm_p=nonnegative())
 def theorem2_error_bound(T, m, delta, sigma, w0_norm_p, p, c_opt=1.0, c_est=1.0):
     r"""Theorem 2 of Zhu et al. (2009), its decomposition (20) with explicit constants:
 
@@ -269,6 +305,7 @@ def theorem2_error_bound(T, m, delta, sigma, w0_norm_p, p, c_opt=1.0, c_est=1.0)
     return c_opt / (sigma * T * delta) + sigma * w0 ** 2 / (2.0 * (p - 1.0)) + c_est / (sigma * m)
 
 
+@_checked
 def theorem2_sigma(T, m, delta, w0_norm_p, p, c_opt=1.0, c_est=1.0):
     r"""Theorem 2 of Zhu et al. (2009), the choice of sigma in its proof: the minimizer of (20),
 
@@ -279,6 +316,7 @@ def theorem2_sigma(T, m, delta, w0_norm_p, p, c_opt=1.0, c_est=1.0):
     return math.sqrt(2.0 * (p - 1.0) / w0_norm_p ** 2 * (c_opt / (T * delta) + c_est / m))
 
 
+@_checked
 def theorem2_error_at_sigma(T, m, delta, w0_norm_p, p, c_opt=1.0, c_est=1.0, as_printed=False):
     r"""Theorem 2 of Zhu et al. (2009), eq. (21): the value of (20) at :func:`theorem2_sigma`,
 
@@ -293,6 +331,7 @@ def theorem2_error_at_sigma(T, m, delta, w0_norm_p, p, c_opt=1.0, c_est=1.0, as_
     return v if as_printed else 2.0 * v
 
 
+@_checked
 def theorem2_iterations(eps, m, delta, w0_norm_p, p, c_opt=1.0, c_est=1.0, as_printed=False):
     r"""Theorem 2 of Zhu et al. (2009), eq. (12): the iterations T at which (21) equals the generalization
     error eps,
@@ -318,6 +357,7 @@ def theorem2_iterations(eps, m, delta, w0_norm_p, p, c_opt=1.0, c_est=1.0, as_pr
     return math.inf if den <= 0 else float(Fraction(c_opt) / (Fraction(delta) * den))
 
 
+@_checked
 def theorem2_runtime(eps, m, delta, w0_norm_p, p, d, n, k=1, c_opt=1.0, c_est=1.0):
     r"""Theorem 2 of Zhu et al. (2009) as a running time (the bullets after (12)): Figure 1 costs O(dk) per
     iteration for p = 2 (the scalar trick (10)) and O(dk + n) for p < 2 (Figure 2 touches every coordinate),
@@ -332,6 +372,7 @@ def theorem2_runtime(eps, m, delta, w0_norm_p, p, d, n, k=1, c_opt=1.0, c_est=1.
 
 
 # ----------------------------------------------------------------------------------------------- Appendix
+@_checked
 def proposition1_dual_norm(subgradient, p):
     r"""Proposition 1 of Zhu et al. (2009): if f is L-Lipschitz with respect to :math:`\|\cdot\|_p`, every
     sub-gradient :math:`\lambda \in \partial f(w)` at an interior point has :math:`\|\lambda\|_q \le L`,
@@ -341,6 +382,7 @@ def proposition1_dual_norm(subgradient, p):
     return _qnorm(_vec(subgradient, "subgradient"), p / (p - 1.0))
 
 
+@_checked
 def lemma2_conjugate_gradient(theta, p, B):
     r"""Lemma 2 of Zhu et al. (2009), eq. (22), for the book's case: for f closed and strongly convex on S,
     :math:`f^*` is differentiable with :math:`\nabla f^*(\theta) = \arg\max_{w \in S}\ \langle w, \theta\rangle - f(w)`.
@@ -364,6 +406,7 @@ def lemma2_conjugate_gradient(theta, p, B):
     return res.x
 
 
+@_checked
 def theorem3_conjugate(theta, p, B):
     r"""Theorem 3 of Zhu et al. (2009), eq. (23): for :math:`f(w) = \frac12\|w\|_p^2` on S = {||w||_p <= B},
 
@@ -375,6 +418,7 @@ def theorem3_conjugate(theta, p, B):
     return 0.5 * t ** 2 if t <= B else 0.5 * t ** 2 - 0.5 * (B - t) ** 2
 
 
+@_checked
 def theorem3_conjugate_gradient(theta, p, B):
     r"""Theorem 3 of Zhu et al. (2009), eq. (24):
     :math:`(\nabla f^*(\theta))_i = \frac{\min\{B, \|\theta\|_q\}}{\|\theta\|_q^{q/p}}\,\theta_i^{q/p}`,
@@ -389,6 +433,7 @@ def theorem3_conjugate_gradient(theta, p, B):
     return min(B, t) / t ** (q / p) * _signed_power(theta, q / p)
 
 
+@_checked
 def corollary2_conjugate(theta, p, B):
     r"""Corollary 2 of Zhu et al. (2009), eq. (27): for :math:`f = r = \frac{1}{2(p-1)}\|w\|_p^2` on
     S = {||w||_p <= B},
@@ -406,6 +451,7 @@ def corollary2_conjugate(theta, p, B):
     return v - (B - (p - 1.0) * t) ** 2 / (2.0 * (p - 1.0))
 
 
+@_checked
 def corollary2_conjugate_gradient(theta, p, B):
     r"""Corollary 2 of Zhu et al. (2009), eq. (28):
     :math:`(\nabla f^*(\theta))_i = \frac{\min\{B, \|(p-1)\theta\|_q\}}{\|\theta\|_q^{q/p}}\,\theta_i^{q/p}`.
@@ -423,6 +469,7 @@ def corollary2_conjugate_gradient(theta, p, B):
     return min(B, (p - 1.0) * t) / t ** (q / p) * _signed_power(theta, q / p)
 
 
+@_checked
 def corollary3_conjugate(theta, p):
     r"""Corollary 3 of Zhu et al. (2009) (and Example 1): for S = R^n and
     :math:`f = \frac{1}{2(p-1)}\|w\|_p^2`, :math:`f^*(\theta) = \frac{1}{2(q-1)}\|\theta\|_q^2`."""
@@ -431,6 +478,7 @@ def corollary3_conjugate(theta, p):
     return _qnorm(_vec(theta), q) ** 2 / (2.0 * (q - 1.0))
 
 
+@_checked
 def corollary3_conjugate_gradient(theta, p):
     r"""Corollary 3 of Zhu et al. (2009):
     :math:`(\nabla f^*(\theta))_i = \frac{1}{q-1}\|\theta\|_q^{1-q/p}\,\theta_i^{q/p}`, which is line 3 of
