@@ -28,7 +28,38 @@ import math
 
 import numpy as np
 
+from .._validate import (
+    ANY,
+    FLAG,
+    check_array,
+    check_count,
+    check_index_array,
+    checked,
+    count,
+    nonnegative,
+    positive,
+    real,
+    vector,
+)
+
 SOURCE = "Agarwal, Negahban & Wainwright (2012)"
+
+#: The domain of every parameter of this module, by name (checked before each call; see ``l1lab._validate``).
+#: Counts: d (>= 3), i (an epoch index >= 1), t, T, n.  s, the sparsity the algorithm is tuned with, and the epoch
+#: length T_i of (9) are real numbers > 0; delta of the corollaries is the multiplier in omega^2 = delta log d.
+_P = {
+    "d": count(3), "rounded": FLAG, "i": count(1).named("the epoch index i"), "R1": positive(), "L_theta": real(),
+    "L_tilde": real(),
+    "theta": vector(), "theta_tilde": vector(), "grad_theta": vector(), "gamma": positive(),
+    "errors": vector(ndim=(1, 2)), "sigma": nonnegative(), "a": real(allow_inf=True), "B": positive(),
+    "R": nonnegative(), "sigma_min": positive(), "rho": positive(), "eta": nonnegative(), "omega": nonnegative(),
+    "R_i": positive(), "s": positive(), "G": nonnegative(), "c1": positive(), "T_i": positive(), "t": count(1),
+    "lam_i": nonnegative(), "constant": positive(), "normalization": ANY, "T": count(1),
+    "theta_star": vector(), "S": ANY, "eps2": nonnegative(), "c0": positive(), "delta": positive(),
+    "q": real(low=0.0, high=1.0), "Rq": positive(), "kappa": positive(), "eta_x": positive(), "c3": positive(),
+    "n": count(1), "c": positive(), "G2": nonnegative(), "sigma2": nonnegative(),
+}
+_checked = checked(_P)
 
 
 def _pos(**kw):
@@ -50,6 +81,7 @@ def _dim(d):
 
 
 # ------------------------------------------------------------------------------------------- Section 2
+@_checked
 def prox_exponent(d, rounded=False):
     r"""Eq. (5) of Agarwal, Negahban & Wainwright (2012): the exponent of the prox-function
     :math:`\psi_{y,R}(\theta) = \|\theta - y\|_p^2/(2R^2(p-1))`, :math:`p = \frac{2\log d}{2\log d - 1}`, whose
@@ -63,6 +95,7 @@ def prox_exponent(d, rounded=False):
     return q / (q - 1.0)
 
 
+@_checked
 def epoch_radius(i, R1):
     r"""Algorithm 1 of Agarwal, Negahban & Wainwright (2012): :math:`R_{i+1}^2 = R_i^2/2`, i.e.
     :math:`R_i = R_1 2^{-(i-1)/2}` (R1 an upper bound on ||theta*||_1)."""
@@ -73,28 +106,32 @@ def epoch_radius(i, R1):
 
 
 # ------------------------------------------------------------------------- Assumptions 1-3, Examples 1-2
+@_checked
 def assumption1_lipschitz_ratio(L_theta, L_tilde, theta, theta_tilde):
     r"""Assumption 1 of Agarwal, Negahban & Wainwright (2012) (locally Lipschitz) as a checkable quantity:
     :math:`|L(\theta) - L(\tilde\theta)|/\|\theta - \tilde\theta\|_1`, which must be at most G(R) for all pairs
     within l1 distance R of theta*."""
-    diff = np.asarray(theta, dtype=np.float64) - np.asarray(theta_tilde, dtype=np.float64)
+    theta = check_array(theta, "theta")
+    diff = theta - check_array(theta_tilde, "theta_tilde", shape=theta.shape, like="theta")
     n1 = float(np.abs(diff).sum())
     if n1 == 0:
         raise ValueError("theta and theta_tilde coincide: the ratio is undefined")
     return abs(float(L_theta) - float(L_tilde)) / n1
 
 
+@checked(_P, gamma=nonnegative())
 def assumption2_lsc_gap(L_theta, L_tilde, grad_theta, theta, theta_tilde, gamma):
     r"""Assumption 2 of Agarwal, Negahban & Wainwright (2012) (local strong convexity, (7)) as a checkable
     quantity: :math:`L(\tilde\theta) - L(\theta) - \langle\nabla L(\theta), \tilde\theta - \theta\rangle -
     \frac\gamma2\|\theta - \tilde\theta\|_2^2`, which must be >= 0 for ||theta||_1, ||theta_tilde||_1 <= R."""
     _nonneg(gamma=gamma)
-    t = np.asarray(theta, dtype=np.float64)
-    tt = np.asarray(theta_tilde, dtype=np.float64)
-    g = np.asarray(grad_theta, dtype=np.float64)
+    t = check_array(theta, "theta")
+    tt = check_array(theta_tilde, "theta_tilde", shape=t.shape, like="theta")
+    g = check_array(grad_theta, "grad_theta", shape=t.shape, like="theta")
     return float(L_tilde) - float(L_theta) - float(g @ (tt - t)) - 0.5 * gamma * float((t - tt) @ (t - tt))
 
 
+@checked(_P, sigma=positive())
 def assumption3_mgf(errors, sigma):
     r"""Assumption 3 of Agarwal, Negahban & Wainwright (2012) (sub-Gaussian stochastic gradients, (8)) as a
     checkable quantity: the empirical :math:`\frac1n\sum_k \exp(\|e_k\|_\infty^2/\sigma^2)` over gradient errors
@@ -105,6 +142,7 @@ def assumption3_mgf(errors, sigma):
     return float(np.mean(np.exp((m / sigma) ** 2)))
 
 
+@_checked
 def logistic_curvature(a):
     r"""Example 1 of Agarwal, Negahban & Wainwright (2012): the logistic link's curvature
     :math:`\psi(a) = e^a/(1 + e^a)^2` (the second derivative of log(1 + e^a); even, decreasing in |a|)."""
@@ -113,6 +151,7 @@ def logistic_curvature(a):
     return e / (1.0 + e) ** 2
 
 
+@_checked
 def example1_G(B):
     r"""Example 1 of Agarwal, Negahban & Wainwright (2012) (hinge or logistic loss, ||x||_inf <= B):
     Assumption 1 holds globally with :math:`G \le \|\nabla L\|_\infty \le B`."""
@@ -120,6 +159,7 @@ def example1_G(B):
     return float(B)
 
 
+@checked(_P, R=positive())
 def example1_gamma(B, R, sigma_min):
     r"""Example 1 of Agarwal, Negahban & Wainwright (2012), logistic loss under the population distribution:
     Assumption 2 holds with :math:`\gamma \ge \psi(BR)\,\sigma_{\min}(\Sigma)`, psi the logistic curvature and
@@ -128,6 +168,7 @@ def example1_gamma(B, R, sigma_min):
     return logistic_curvature(B * R) * sigma_min
 
 
+@_checked
 def example1_sigma(B):
     r"""Example 1 of Agarwal, Negahban & Wainwright (2012): :math:`\|e(\theta)\|_\infty \le 2B`, so Assumption 3
     holds with :math:`\sigma = 2B`."""
@@ -135,6 +176,7 @@ def example1_sigma(B):
     return 2.0 * B
 
 
+@_checked
 def example2_G(R, rho):
     r"""Example 2 of Agarwal, Negahban & Wainwright (2012) (least squares, y = <x, theta*> + w):
     :math:`G(R) \le \rho(\Sigma) R` with :math:`\rho(\Sigma) = \max_i \Sigma_{ii}`."""
@@ -143,6 +185,7 @@ def example2_G(R, rho):
     return rho * R
 
 
+@_checked
 def example2_gamma(sigma_min):
     r"""Example 2 of Agarwal, Negahban & Wainwright (2012): under the population distribution the squared loss
     is strongly convex with :math:`\gamma = \sigma_{\min}(\Sigma)`."""
@@ -150,6 +193,7 @@ def example2_gamma(sigma_min):
     return float(sigma_min)
 
 
+@checked(_P, eta=nonnegative())
 def example2_sigma(R, rho, B, eta):
     r"""Example 2 of Agarwal, Negahban & Wainwright (2012), ||x||_inf <= B, noise w ~ N(0, eta^2): Assumption 3
     holds with :math:`\sigma^2(R) = 8\rho(\Sigma)^2R^2 + 4B^4R^2 + 10B^2\eta^2`; returns sigma(R)."""
@@ -158,6 +202,7 @@ def example2_sigma(R, rho, B, eta):
     return math.sqrt(8.0 * rho ** 2 * R ** 2 + 4.0 * B ** 4 * R ** 2 + 10.0 * B ** 2 * eta ** 2)
 
 
+@_checked
 def uniform_design_covariance(B):
     r"""Section 4 of Agarwal, Negahban & Wainwright (2012): with x ~ Unif[-B, B]^d, :math:`\Sigma = E[xx^T] =
     (B^2/3) I`, so Example 2's rho(Sigma) = sigma_min(Sigma) = B^2/3."""
@@ -166,6 +211,7 @@ def uniform_design_covariance(B):
 
 
 # -------------------------------------------------------------------------------------- (9)-(12)
+@_checked
 def omega_sq(omega, i):
     r"""Section 3 of Agarwal, Negahban & Wainwright (2012): the per-epoch probability parameter
     :math:`\omega_i^2 = \omega^2 + 24\log i` (a union bound over epochs)."""
@@ -179,6 +225,7 @@ def _A(d, G, sigma, om2):
     return (G * G + sigma * sigma) * math.log(d) + om2 * sigma * sigma
 
 
+@_checked
 def epoch_length(R_i, i, d, s, gamma, G, sigma, omega, c1):
     r"""Eq. (9) of Agarwal, Negahban & Wainwright (2012): the length of epoch i,
     :math:`T_i = c_1\left[\frac{s^2}{\gamma^2R_i^2}\big((G^2 + \sigma^2)\log d + \omega_i^2\sigma^2\big) +
@@ -191,6 +238,7 @@ def epoch_length(R_i, i, d, s, gamma, G, sigma, omega, c1):
     return c1 * (s * s / (gamma * gamma * R_i * R_i) * _A(d, G, sigma, om2) + math.log(d))
 
 
+@_checked
 def schedule_lambda(R_i, T_i, i, d, s, gamma, G, sigma, omega):
     r"""Eq. (12) of Agarwal, Negahban & Wainwright (2012): the regularization of epoch i,
     :math:`\lambda_i^2 = \frac{R_i\gamma}{s\sqrt{T_i}}\sqrt{(G^2 + \sigma^2)\log d + \omega_i^2\sigma^2}`;
@@ -204,6 +252,7 @@ def schedule_lambda(R_i, T_i, i, d, s, gamma, G, sigma, omega):
     return math.sqrt(R_i * gamma / (s * math.sqrt(T_i)) * math.sqrt(_A(d, G, sigma, om2)))
 
 
+@_checked
 def schedule_step(R_i, t, lam_i, d, G, sigma, constant=5.0, normalization="psi0"):
     r"""Eq. (12) of Agarwal, Negahban & Wainwright (2012): the step of iteration t >= 1 of epoch i,
     :math:`\alpha(t) = 5R_i\sqrt{\frac{\log d}{(G^2 + \lambda_i^2 + \sigma^2)\,t}}` (``constant`` = 5 as
@@ -226,6 +275,7 @@ def schedule_step(R_i, t, lam_i, d, G, sigma, constant=5.0, normalization="psi0"
     raise ValueError(f"normalization must be 'psi0' or 'eq5', got {normalization!r}")
 
 
+@_checked
 def kappa_T(T, d, s, gamma, R1, G, sigma, omega):
     r"""Eq. (11) of Agarwal, Negahban & Wainwright (2012):
     :math:`\kappa_T = \log_2\left[\frac{\gamma^2R_1^2T}{s^2((G^2 + \sigma^2)\log d + \omega^2\sigma^2)}\right]
@@ -239,36 +289,34 @@ def kappa_T(T, d, s, gamma, R1, G, sigma, omega):
     return math.log2(gamma ** 2 * R1 ** 2 * T / (s ** 2 * A)) * math.log(d)
 
 
+@_checked
 def sparsity_error(theta_star, S):
     r"""Eq. (10) of Agarwal, Negahban & Wainwright (2012): :math:`\varepsilon^2(\theta^*; S) =
     \|\theta^*_{S^c}\|_1^2/s`, s = |S|.  ``S`` is an index set, or an integer s for the best set of that size
     (the s largest |theta*_j|, which minimizes the l1 mass left out)."""
-    th = np.asarray(theta_star, dtype=np.float64)
-    if th.ndim != 1:
-        raise ValueError(f"theta_star must be a 1-d array, got shape {th.shape}")
+    th = check_array(theta_star, "theta_star")
     if np.ndim(S) == 0:
-        s = int(S)
-        if not 1 <= s <= th.size:
-            raise ValueError(f"s must be in [1, d = {th.size}], got {S!r}")
+        s = check_count(S, "S (a set size s)", minimum=1, maximum=th.size)
         a = np.sort(np.abs(th))
         return float(a[: th.size - s].sum() ** 2 / s)
-    idx = np.unique(np.asarray(S, dtype=np.int64))
-    if idx.size == 0 or idx.min() < 0 or idx.max() >= th.size:
-        raise ValueError(f"S must be a non-empty set of indices in [0, {th.size})")
+    idx = np.unique(check_index_array(S, "S", upper=th.size))
     mask = np.ones(th.size, dtype=bool)
     mask[idx] = False
     return float(np.abs(th[mask]).sum() ** 2 / idx.size)
 
 
 # -------------------------------------------------------------------------------------- Theorems
-def _check_T_vs_kappa(T, kappa):
-    if kappa <= 0:
-        raise ValueError(f"kappa_T = {kappa:.4g} <= 0: T is too small for one epoch of length (9), and the result "
-                         "does not apply")
+def _check_T_vs_kappa(T, kappa, d):
+    # kappa_T/log d is about the number of epochs in T iterations: below one epoch the bounds' term
+    # log(kappa_T/log d) is negative, and they can turn negative (the result does not apply there)
+    if kappa < math.log(d):
+        raise ValueError(f"kappa_T = {kappa:.4g} < log d = {math.log(d):.4g}: T is too small for one epoch of "
+                         "length (9), and the result does not apply")
     if T < 2.0 * kappa:
         raise ValueError(f"the result needs T >= 2 kappa_T = {2 * kappa:.4g}, got T = {T}")
 
 
+@_checked
 def theorem1_bound(T, d, s, gamma, R1, G, sigma, omega, eps2=0.0, c0=1.0):
     r"""Theorem 1 of Agarwal, Negahban & Wainwright (2012), (13): for T >= 2 kappa_T, with probability at least
     1 - 6 exp(-omega^2/12) (:func:`theorem1_probability`),
@@ -282,12 +330,13 @@ def theorem1_bound(T, d, s, gamma, R1, G, sigma, omega, eps2=0.0, c0=1.0):
     _pos(T=T, c0=c0)
     _nonneg(eps2=eps2)
     kap = kappa_T(T, d, s, gamma, R1, G, sigma, omega)
-    _check_T_vs_kappa(T, kap)
+    _check_T_vs_kappa(T, kap, d)
     L = math.log(d)
     inner = (G * G + sigma * sigma) * L + sigma * sigma * (omega ** 2 + math.log(kap / L))
     return c0 * (s / (gamma ** 2 * T) * inner + eps2)
 
 
+@_checked
 def theorem1_probability(omega):
     r"""Theorem 1 of Agarwal, Negahban & Wainwright (2012): the bound (13) holds with probability at least
     :math:`1 - 6\exp(-\omega^2/12)` (clipped at 0; it is positive for omega > sqrt(12 log 6) = 4.63)."""
@@ -295,6 +344,7 @@ def theorem1_probability(omega):
     return max(0.0, 1.0 - 6.0 * math.exp(-omega ** 2 / 12.0))
 
 
+@checked(_P, delta=positive())
 def corollary1_sparse(T, d, s, gamma, R1, G, sigma, delta, c0=1.0):
     r"""Corollary 1 of Agarwal, Negahban & Wainwright (2012), s-sparse theta*: Theorem 1 with eps^2 = 0 and
     omega^2 = delta log d; for T > 2 kappa_T, with probability at least 1 - 6 exp(-delta log d/12),
@@ -305,11 +355,12 @@ def corollary1_sparse(T, d, s, gamma, R1, G, sigma, delta, c0=1.0):
     _pos(T=T, delta=delta, c0=c0)
     L = math.log(d)
     kap = kappa_T(T, d, s, gamma, R1, G, sigma, math.sqrt(delta * L))
-    _check_T_vs_kappa(T, kap)
+    _check_T_vs_kappa(T, kap, d)
     return c0 * ((G * G + sigma * sigma * (1 + delta)) / gamma ** 2 * s * L / T
                  + s * sigma ** 2 / (gamma ** 2 * T) * math.log(kap / L))
 
 
+@checked(_P, delta=positive(), q=real(low=0.0, low_open=True, high=1.0))
 def corollary1_weak(T, d, q, Rq, s, gamma, R1, G, sigma, delta, c0=1.0):
     r"""Corollary 1 of Agarwal, Negahban & Wainwright (2012), theta* in the l_q ball
     :math:`B_q(R_q) = \{\sum_i|\theta_i|^q \le R_q\}`, 0 < q <= 1: with probability at least
@@ -329,13 +380,14 @@ def corollary1_weak(T, d, q, Rq, s, gamma, R1, G, sigma, delta, c0=1.0):
     _pos(T=T, Rq=Rq, delta=delta, c0=c0)
     L = math.log(d)
     kap = kappa_T(T, d, s, gamma, R1, G, sigma, math.sqrt(delta * L))
-    _check_T_vs_kappa(T, kap)
+    _check_T_vs_kappa(T, kap, d)
     e = (2.0 - q) / 2.0
     first = ((G * G + sigma * sigma * (1 + delta)) * L / (gamma ** 2 * T)) ** e
     second = (sigma ** 2 / (gamma ** 2 * T)) ** e * math.log(kap / L) / ((1 + delta) * L) ** (q / 2.0)
     return c0 * Rq * (first + second)
 
 
+@checked(_P, q=real(low=0.0, high=1.0))
 def lq_radius(theta, q):
     r"""Corollary 1 of Agarwal, Negahban & Wainwright (2012): the smallest R_q with theta in
     :math:`B_q(R_q)`, i.e. :math:`\sum_i |\theta_i|^q` (for q = 0 the number of nonzeros)."""
@@ -347,6 +399,7 @@ def lq_radius(theta, q):
     return float(np.sum(th[th > 0] ** q))
 
 
+@checked(_P, delta=positive())
 def corollary2_bound(T, d, s, sigma_min, B, R1, sigma, delta, kappa, c0=1.0):
     r"""Corollary 2 of Agarwal, Negahban & Wainwright (2012), finite pool (15) of n samples, logistic loss,
     sub-Gaussian design (Sigma, eta_x^2), s-sparse theta*: for T >= 2 kappa_T and n large enough
@@ -361,13 +414,14 @@ def corollary2_bound(T, d, s, sigma_min, B, R1, sigma, delta, kappa, c0=1.0):
     d = _dim(d)
     _pos(T=T, s=s, sigma_min=sigma_min, B=B, R1=R1, delta=delta, kappa=kappa, c0=c0)
     _nonneg(sigma=sigma)
-    _check_T_vs_kappa(T, kappa)
+    _check_T_vs_kappa(T, kappa, d)
     L = math.log(d)
     psi2 = logistic_curvature(2.0 * B * R1) ** 2
     return (c0 / sigma_min ** 2 * s * L / T * B * B * (1 + delta) / psi2
             + c0 * s * sigma ** 2 / (sigma_min ** 2 * psi2 * T) * math.log(kappa / L))
 
 
+@_checked
 def corollary2_min_samples(d, sigma_min, eta_x, c3=1.0):
     r"""Corollary 2 of Agarwal, Negahban & Wainwright (2012): the pool must have
     :math:`n \ge c_3\frac{\log d}{\sigma_{\min}^2(\Sigma)}\max(\sigma_{\min}^2(\Sigma), \eta_x^4)` samples for
@@ -377,6 +431,7 @@ def corollary2_min_samples(d, sigma_min, eta_x, c3=1.0):
     return c3 * math.log(d) / sigma_min ** 2 * max(sigma_min ** 2, eta_x ** 4)
 
 
+@checked(_P, delta=positive())
 def corollary2_probability(n, d, sigma_min, eta_x, delta, c1=1.0):
     r"""Corollary 2 of Agarwal, Negahban & Wainwright (2012): the bound holds with probability at least
     :math:`1 - 2\exp(-c_1 n\min(\sigma_{\min}^2(\Sigma)/\eta_x^4, 1)) - 6\exp(-\delta\log d/12)` (clipped at 0;
@@ -388,6 +443,7 @@ def corollary2_probability(n, d, sigma_min, eta_x, delta, c1=1.0):
     return max(0.0, p)
 
 
+@_checked
 def theorem2_epoch_length(T, d, kappa):
     r"""Theorem 2 of Agarwal, Negahban & Wainwright (2012) (RADAR-CONST): constant epochs
     :math:`T_i \equiv T\log d/\kappa_T`, i.e. about kappa_T/log d ~ log T epochs of equal length."""
@@ -396,6 +452,7 @@ def theorem2_epoch_length(T, d, kappa):
     return T * math.log(d) / kappa
 
 
+@_checked
 def theorem2_bound(T, d, s, G, sigma, omega, kappa, c=1.0):
     r"""Theorem 2 of Agarwal, Negahban & Wainwright (2012) (constant epochs T log d/kappa_T, parameters (12)):
     with probability at least 1 - 3 exp(-omega^2/12),
@@ -415,6 +472,7 @@ def theorem2_bound(T, d, s, G, sigma, omega, kappa, c=1.0):
     return c * s * ((G * G + sigma * sigma) * L + (omega ** 2 + math.log(kappa / L)) * sigma ** 2) / T * kappa / L
 
 
+@_checked
 def theorem2_probability(omega):
     r"""Theorem 2 of Agarwal, Negahban & Wainwright (2012): probability at least
     :math:`1 - 3\exp(-\omega^2/12)` (printed without the minus sign, which would make it negative)."""
@@ -423,6 +481,7 @@ def theorem2_probability(omega):
 
 
 # ------------------------------------------------------------------------------- Sections 3.1 and 4
+@_checked
 def sgd_rate(T, gamma, G2, sigma2, c=1.0):
     r"""Section 3.1 of Agarwal, Negahban & Wainwright (2012): strongly convex SGD converges at
     :math:`O((\tilde G^2 + \tilde\sigma^2)/(\gamma^2T))` with the l2 constants ||grad L||_2 <= G2 and
@@ -433,6 +492,7 @@ def sgd_rate(T, gamma, G2, sigma2, c=1.0):
     return c * (G2 ** 2 + sigma2 ** 2) / (gamma ** 2 * T)
 
 
+@checked(_P, eta=positive())
 def rda_lambda(eta, d, T):
     r"""Section 4 of Agarwal, Negahban & Wainwright (2012): the regularization of the RDA and EDA baselines,
     :math:`\lambda = 4\eta\sqrt{\log d/T}`, eta the noise standard deviation (statistically optimal for T

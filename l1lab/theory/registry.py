@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from .. import links
+from .._validate import check_text
 from . import agarwal2012 as anw
 from . import duchi2008 as dssc
 from . import kakade_foster_evendar as kfe
@@ -218,7 +219,8 @@ REGISTRY: list[TheoremEntry] = [
     TheoremEntry("kfe.cor3.1", KFE, "Corollary 3.1", r"c(avg w) <= c(w*) + 4 F1 G_inf (...)", kfe.cor31_bound,
                  "chapters/exponentiated_scaling", label="eg-cor-averaging"),
     TheoremEntry("kfe.cor3.1.limsup", KFE, "Corollary 3.1 (lim sup)", r"limsup c(avg w) <= c(w*) + 4F1G sqrt(log d/T)",
-                 kfe.cor31_limsup, "chapters/exponentiated_scaling", label="eg-cor-averaging"),
+                 kfe.cor31_limsup, "chapters/exponentiated_scaling", label="eg-cor-averaging",
+                 note="as the note states it; its proof gives half, 2F1G sqrt(log d/T) (the chapter draws both)"),
     TheoremEntry("kfe.cor4.1", KFE, "Corollary 4.1", r"risk(avg w) <= risk(w*) + 4 F1 G_inf (...)",
                  kfe.cor41_risk_bound, "chapters/exponentiated_scaling", label="eg-cor-learning"),
     TheoremEntry("kfe.lemma5.1", KFE, "Lemma 5.1", r"Azuma term B sqrt(2 log(1/delta)/T)", kfe.lemma51_azuma_term,
@@ -386,12 +388,15 @@ REGISTRY: list[TheoremEntry] = [
 
 def entries(source: str | None = None, chapter: str | None = None) -> list[TheoremEntry]:
     """Registry entries, optionally filtered by source (substring) and chapter."""
+    check_text(source, "source", allow_none=True)
+    check_text(chapter, "chapter", allow_none=True)
     return [e for e in REGISTRY
             if (source is None or source in e.source) and (chapter is None or e.chapter == chapter)]
 
 
 def get(key: str) -> TheoremEntry:
     """The registry entry with this key (e.g. ``"sst.theorem1"``); KeyError if there is none."""
+    check_text(key, "key")
     for e in REGISTRY:
         if e.key == key:
             return e

@@ -12,6 +12,42 @@ from fractions import Fraction
 
 import numpy as np
 
+from .._validate import (
+    ANY,
+    SEED,
+    check_real,
+    check_reals,
+    checked,
+    count,
+    counts,
+    nonnegative,
+    positive,
+    probability,
+    real,
+    reals,
+    vector,
+)
+from ..problem import PROBLEM
+
+#: The domain of every parameter of this module, by name (checked before each call; see ``l1lab._validate``).
+#: Counts (T, d, m, n_trials, s of Lemma 5) must be integers; T of the SMIDAS and Lemma 7 bounds is a real horizon
+#: >= 1 (> 0 for Lemma 7): those bounds are formulas the book draws over continuous grids of T.
+_P = {
+    "beta": positive(), "w_star": vector(), "p0": nonnegative(), "beta_j": vector(), "T": counts(0),
+    "d": count(1), "psi0": nonnegative(), "delta": probability(), "eps": positive(), "m": count(1),
+    "s": real(low=0.0, low_open=True, high=1.0), "w_star_norm2_sq": nonnegative(), "w_star_norm1": nonnegative(),
+    "x2_sq": nonnegative(), "c0": nonnegative(), "problem": PROBLEM, "n_trials": count(1), "seed": SEED,
+    "scale": positive(), "p": real(low=2.0), "eta": positive(), "rho": positive(), "K": positive(),
+    "p_star": nonnegative(), "a": positive(), "b": positive(), "P": positive(), "loss": ANY, "w_j": real(),
+    "g_j": real(), "lam": nonnegative(), "c": positive(), "cap": positive(),
+    "B": ANY,  # checked by _lemma5_B (B >= 2, with the reason)
+}
+#: s of Lemma 5 (a number of nonzeros, or an array of them): checked by _lemma5_s (its range with the lemma's
+#: wording, then integrality)
+_SPARSITY = ANY
+_checked = checked(_P)
+_checked_horizon = checked(_P, T=reals(low=1.0))
+
 
 def _pos(name, v):
     v = np.asarray(v, dtype=np.float64)
@@ -20,6 +56,7 @@ def _pos(name, v):
     return v
 
 
+@_checked
 def scd_psi0(beta, w_star, p0):
     r"""Theorem 1 of Shalev-Shwartz & Tewari (2011): the potential at the start,
     :math:`\Psi(0) = \frac{\beta}{2}\|w^\star\|_2^2 + P(0)`.
@@ -30,6 +67,7 @@ def scd_psi0(beta, w_star, p0):
     return 0.5 * float(beta) * float(w_star @ w_star) + float(p0)
 
 
+@_checked
 def scd_coordinate_psi0(beta_j, w_star, p0):
     r"""Theorem 1 of Shalev-Shwartz & Tewari (2011) with coordinate curvature (this book's extension, not in the
     paper; the weighted norm of Nesterov (2012) and Richtárik & Takáč (2014)): the potential
@@ -51,6 +89,7 @@ def scd_coordinate_psi0(beta_j, w_star, p0):
     return 0.5 * float(beta_j @ (w_star * w_star)) + float(p0)
 
 
+@_checked
 def scd_expected_gap_bound(T, d, psi0):
     r"""Theorem 1 of Shalev-Shwartz & Tewari (2011):
     :math:`\mathbb{E}[P(w_T)] - P(w^\star) \le \frac{d\,\Psi(0)}{T+1}` for SCD after T iterations.
@@ -67,6 +106,7 @@ def scd_expected_gap_bound(T, d, psi0):
     return float(out) if out.ndim == 0 else out
 
 
+@_checked
 def scd_high_probability_gap_bound(T, d, psi0):
     r"""Theorem 2 of Shalev-Shwartz & Tewari (2011): with probability at least 1/2 (and, for the best of
     :func:`scd_runs_for_confidence` independent runs, at least 1 - delta),
@@ -75,6 +115,7 @@ def scd_high_probability_gap_bound(T, d, psi0):
     return 2.0 * np.asarray(scd_expected_gap_bound(T, d, psi0))[()]
 
 
+@_checked
 def scd_runs_for_confidence(delta):
     r"""Theorem 2 of Shalev-Shwartz & Tewari (2011): :math:`r = \lceil \log_2(1/\delta) \rceil` runs make the
     best run satisfy the probability-1/2 bound with probability at least 1 - delta (each run fails with
@@ -91,6 +132,7 @@ def scd_runs_for_confidence(delta):
     return r
 
 
+@_checked
 def scd_iterations_for_accuracy(eps, d, psi0):
     r"""Theorem 1 of Shalev-Shwartz & Tewari (2011) solved for T: the smallest T with
     :math:`d\Psi(0)/(T+1) \le \varepsilon`, i.e. :math:`T = \lceil d\Psi(0)/\varepsilon \rceil - 1`."""
@@ -104,6 +146,7 @@ def scd_iterations_for_accuracy(eps, d, psi0):
     return max(0, math.ceil(q) - 1)
 
 
+@_checked
 def average_nonzeros(problem):
     r"""Eq. (8) of Shalev-Shwartz & Tewari (2011): :math:`s = |\{(i,j): x_{ij} \ne 0\}| / (md)`, the
     fraction of nonzero entries, so that an SCD step costs s*m data accesses on average."""
@@ -114,6 +157,7 @@ def average_nonzeros(problem):
     return nnz / (problem.m * problem.d)
 
 
+@_checked
 def scd_runtime_bound(eps, m, d, beta, w_star_norm2_sq, s=1.0):
     r"""Bound (2) of Shalev-Shwartz & Tewari (2011), SCD's runtime to expected accuracy eps, up to the P(0)
     term: :math:`s\,m\,d\,\beta\|w^\star\|_2^2/\varepsilon` data accesses (the paper states it with s = 1;
@@ -122,12 +166,14 @@ def scd_runtime_bound(eps, m, d, beta, w_star_norm2_sq, s=1.0):
     return s * m * d * beta * w_star_norm2_sq / eps
 
 
+@_checked
 def scd_runtime_expected(eps, m, d, s, psi0):
     r"""Theorem 1 of Shalev-Shwartz & Tewari (2011) turned into data accesses: T(eps) iterations of
     average cost s*m, :math:`s\,m\,(\lceil d\Psi(0)/\varepsilon\rceil - 1)`."""
     return s * m * scd_iterations_for_accuracy(eps, d, psi0)
 
 
+@_checked
 def scd_runtime_high_probability(eps, delta, m, d, s, psi0):
     r"""Theorem 2 of Shalev-Shwartz & Tewari (2011) turned into data accesses: r = ceil(log2(1/delta)) runs of
     T = ceil(2 d Psi(0)/eps) - 1 iterations each, average cost s*m per iteration:
@@ -138,6 +184,7 @@ def scd_runtime_high_probability(eps, delta, m, d, s, psi0):
     return s * m * r * scd_iterations_for_accuracy(eps, d, 2.0 * psi0)
 
 
+@_checked
 def scd_runtime_logistic(eps, m, d, s, w_star_norm2_sq, delta=None):
     r"""Section 2.2 of Shalev-Shwartz & Tewari (2011), logistic loss, derived from Theorems 1-2 with
     beta = 1/4 and P(0) = C(0) = log 2 <= 1:  Psi(0) <= ||w*||^2/8 + 1, so expected eps-accuracy after
@@ -149,6 +196,7 @@ def scd_runtime_logistic(eps, m, d, s, w_star_norm2_sq, delta=None):
     return s * m * scd_runs_for_confidence(delta) * d * 2.0 * psi0 / eps
 
 
+@_checked
 def scd_runtime_logistic_as_printed(eps, m, d, s, w_star_norm2_sq, delta=None):
     r"""Section 2.2 of Shalev-Shwartz & Tewari (2011) as printed: :math:`smd(\frac14\|w^\star\|^2+2)/\varepsilon`
     (expected) and :math:`smd((\frac12\|w^\star\|^2+4)/\varepsilon + \lceil\log(1/\delta)\rceil)` (probability
@@ -159,6 +207,7 @@ def scd_runtime_logistic_as_printed(eps, m, d, s, w_star_norm2_sq, delta=None):
     return s * m * d * ((w_star_norm2_sq / 2.0 + 4.0) / eps + math.ceil(math.log(1.0 / delta)))
 
 
+@_checked
 def scd_runtime_squared(eps, m, d, s, w_star_norm2_sq, c0=1.0, delta=None):
     r"""Section 2.2 of Shalev-Shwartz & Tewari (2011), squared loss L = (a - y)^2/2, derived from Theorems
     1-2 with beta = 1 and C(0) = c0 (the paper assumes C(0) <= 1): Psi(0) = ||w*||^2/2 + c0, expected
@@ -170,6 +219,7 @@ def scd_runtime_squared(eps, m, d, s, w_star_norm2_sq, c0=1.0, delta=None):
     return s * m * scd_runs_for_confidence(delta) * d * 2.0 * psi0 / eps
 
 
+@_checked
 def scd_runtime_squared_as_printed(eps, m, d, s, w_star_norm2_sq, delta):
     r"""Section 2.2 of Shalev-Shwartz & Tewari (2011) as printed for the squared loss:
     :math:`smd((2\|w^\star\|^2 + 4)/\varepsilon + \lceil\log(1/\delta)\rceil)`, four times Theorem 1's constant
@@ -177,6 +227,7 @@ def scd_runtime_squared_as_printed(eps, m, d, s, w_star_norm2_sq, delta):
     return s * m * d * ((2.0 * w_star_norm2_sq + 4.0) / eps + math.ceil(math.log(1.0 / delta)))
 
 
+@_checked
 def tseng_yun_runtime_bound(eps, m, d, beta, w_star_norm2_sq):
     r"""Section 1.1.1 of Shalev-Shwartz & Tewari (2011): the runtime of Tseng & Yun's (2009) deterministic
     block coordinate gradient descent, translated to problem (1), is of order
@@ -186,6 +237,7 @@ def tseng_yun_runtime_bound(eps, m, d, beta, w_star_norm2_sq):
     return m * d * d * beta * w_star_norm2_sq / eps
 
 
+@_checked
 def boosting_runtime_bound(eps, m, d, beta, w_star_norm1):
     r"""Section 1.1.2 of Shalev-Shwartz & Tewari (2011): forward greedy selection (boosting / Frank-Wolfe)
     for the l1-constrained problem needs O(beta ||w*||_1^2/eps) iterations of cost md, runtime of order
@@ -194,6 +246,7 @@ def boosting_runtime_bound(eps, m, d, beta, w_star_norm1):
     return m * d * beta * w_star_norm1 ** 2 / eps
 
 
+@_checked
 def lemma6_max_violation(problem, n_trials=2000, seed=0, beta=None, scale=3.0):
     r"""Lemma 6 of Shalev-Shwartz & Tewari (2011), checked on data: condition (9),
     :math:`C(w + \eta e_j) \le C(w) + \eta(\nabla C(w))_j + \frac{\beta}{2}\eta^2`.
@@ -230,6 +283,7 @@ def lemma6_max_violation(problem, n_trials=2000, seed=0, beta=None, scale=3.0):
 # theorem statement, which upper-bound them when p = 2 ln d.
 
 
+@_checked
 def smidas_kappa(p, d):
     r"""Proof of Theorem 3 of Shalev-Shwartz & Tewari (2011): :math:`\kappa = (p-1)\,d^{2/p}`, the factor the
     step-size term carries; it equals (p - 1)e at p = 2 ln d."""
@@ -240,6 +294,7 @@ def smidas_kappa(p, d):
     return (p - 1.0) * d ** (2.0 / p)
 
 
+@_checked_horizon
 def smidas_bound_lipschitz(eta, T, rho, w_star_norm1, p, d):
     r"""Theorem 3 of Shalev-Shwartz & Tewari (2011), case (13) |L'| <= rho, any step size eta:
     :math:`\mathbb{E}[P(w_o)] - P(w^\star) \le \frac{\eta\kappa\rho^2}{2} + \frac{\|w^\star\|_1^2}{\eta T}`,
@@ -250,6 +305,7 @@ def smidas_bound_lipschitz(eta, T, rho, w_star_norm1, p, d):
     return float(out) if out.ndim == 0 else out
 
 
+@_checked_horizon
 def smidas_eta_lipschitz(T, rho, w_star_norm1, p, d):
     r"""Theorem 3 of Shalev-Shwartz & Tewari (2011), case (13): the step size minimizing the bound,
     :math:`\eta = \frac{\|w^\star\|_1}{\rho}\sqrt{\frac{2}{\kappa T}}` (the paper's
@@ -257,6 +313,7 @@ def smidas_eta_lipschitz(T, rho, w_star_norm1, p, d):
     return w_star_norm1 / rho * math.sqrt(2.0 / (smidas_kappa(p, d) * T))
 
 
+@_checked_horizon
 def smidas_rate_lipschitz(T, rho, w_star_norm1, p, d):
     r"""Theorem 3 of Shalev-Shwartz & Tewari (2011), case (13), at the optimal eta:
     :math:`\rho\|w^\star\|_1\sqrt{2\kappa/T}`."""
@@ -265,6 +322,7 @@ def smidas_rate_lipschitz(T, rho, w_star_norm1, p, d):
     return float(out) if out.ndim == 0 else out
 
 
+@_checked_horizon
 def smidas_rate_lipschitz_as_printed(T, rho, w_star_norm1, d):
     r"""Theorem 3 of Shalev-Shwartz & Tewari (2011), case (13), as stated:
     :math:`\rho\|w^\star\|_1\sqrt{12\log(d)/T}` (2(p-1)e <= 4e ln d <= 12 ln d at p = 2 ln d)."""
@@ -273,9 +331,10 @@ def smidas_rate_lipschitz_as_printed(T, rho, w_star_norm1, d):
     return float(out) if out.ndim == 0 else out
 
 
+@checked(_P, eta=reals(), T=reals(low=0.0, low_open=True), P=nonnegative(), b=nonnegative())
 def lemma7_f(eta, a, b, P, T):
     r"""Lemma 7 of Shalev-Shwartz & Tewari (2011): :math:`f(\eta) = \left(\frac{1}{1-a\eta} - 1\right)P +
-    \frac{b/(\eta T)}{1 - a\eta}` on (0, 1/a) (infinite outside)."""
+    \frac{b/(\eta T)}{1 - a\eta}` on (0, 1/a) (infinite outside); b >= 0 (b = ||w*||_1^2 is 0 when w* = 0)."""
     eta = np.asarray(eta, dtype=np.float64)
     with np.errstate(divide="ignore", invalid="ignore"):
         out = np.where((eta > 0) & (a * eta < 1), (1.0 / (1.0 - a * eta) - 1.0) * P + b / (eta * T) / (1.0 - a * eta),
@@ -283,6 +342,7 @@ def lemma7_f(eta, a, b, P, T):
     return float(out) if out.ndim == 0 else out
 
 
+@checked(_P, T=reals(low=0.0, low_open=True))
 def lemma7_eta_star(a, b, P, T):
     r"""Lemma 7 of Shalev-Shwartz & Tewari (2011): the minimizer
     :math:`\eta^\star = \frac{b}{PT}\left(\sqrt{1 + \frac{PT}{ab}} - 1\right)` of :func:`lemma7_f`."""
@@ -293,11 +353,13 @@ def lemma7_eta_star(a, b, P, T):
     return b / (P * T) * x / (math.sqrt(1.0 + x) + 1.0)
 
 
+@checked(_P, T=reals(low=0.0, low_open=True), P=nonnegative())
 def lemma7_min_upper_bound(a, b, P, T):
     r"""Lemma 7 of Shalev-Shwartz & Tewari (2011): :math:`f(\eta^\star) \le 4\sqrt{abP/T} + 4ab/T`."""
     return 4.0 * math.sqrt(a * b * P / T) + 4.0 * a * b / T
 
 
+@_checked_horizon
 def smidas_bound_self_bounded(eta, T, rho, w_star_norm1, p0, p, d):
     r"""Theorem 3 of Shalev-Shwartz & Tewari (2011), case (14) L'^2 <= rho L, any eta with a eta < 1:
     :math:`\mathbb{E}[P(w_o)] - P(w^\star) \le \left(\frac{1}{1-a\eta} - 1\right)P(0) +
@@ -306,12 +368,14 @@ def smidas_bound_self_bounded(eta, T, rho, w_star_norm1, p0, p, d):
     return lemma7_f(eta, a, w_star_norm1 ** 2, p0, np.asarray(T, dtype=np.float64))
 
 
+@_checked_horizon
 def smidas_eta_self_bounded(T, rho, w_star_norm1, p0, p, d):
     r"""Theorem 3 of Shalev-Shwartz & Tewari (2011), case (14): the step size of Lemma 7,
     :math:`\eta = \frac{\|w^\star\|_1^2}{P(0)T}\left(\sqrt{1 + \frac{2P(0)T}{\kappa\rho\|w^\star\|_1^2}} - 1\right)`."""
     return lemma7_eta_star(smidas_kappa(p, d) * rho / 2.0, w_star_norm1 ** 2, p0, T)
 
 
+@_checked_horizon
 def smidas_rate_self_bounded(T, rho, w_star_norm1, p0, p, d):
     r"""Theorem 3 of Shalev-Shwartz & Tewari (2011), case (14), at Lemma 7's eta:
     :math:`4\sqrt{abP(0)/T} + 4ab/T` with a = kappa rho/2, b = ||w*||_1^2, i.e.
@@ -322,6 +386,7 @@ def smidas_rate_self_bounded(T, rho, w_star_norm1, p0, p, d):
     return float(out) if out.ndim == 0 else out
 
 
+@_checked_horizon
 def smidas_rate_self_bounded_as_printed(T, rho, w_star_norm1, p0, d):
     r"""Theorem 3 of Shalev-Shwartz & Tewari (2011), case (14), as stated:
     :math:`4\|w^\star\|_1\sqrt{\frac{6\rho\log(d)P(0)}{2T}} + \frac{12\rho\log(d)\|w^\star\|_1^2}{T}`."""
@@ -331,6 +396,7 @@ def smidas_rate_self_bounded_as_printed(T, rho, w_star_norm1, p0, d):
     return float(out) if out.ndim == 0 else out
 
 
+@_checked
 def smidas_prop4_eta(K, rho, p, d):
     r"""Proposition 4 of Shalev-Shwartz & Tewari (2011): :math:`\eta = \frac{2}{\kappa\rho}\frac{K}{1+K}`
     (the paper's :math:`\frac{2}{(p-1)\rho e}\frac{K}{1+K}`), any K > 0."""
@@ -338,6 +404,7 @@ def smidas_prop4_eta(K, rho, p, d):
     return 2.0 / (smidas_kappa(p, d) * rho) * K / (1.0 + K)
 
 
+@_checked_horizon
 def smidas_prop4_bound(K, T, rho, w_star_norm1, p_star, p, d):
     r"""Proposition 4 of Shalev-Shwartz & Tewari (2011), under (14) with :func:`smidas_prop4_eta`:
     :math:`\mathbb{E}[P(w_o)] \le (1+K)P(w^\star) + \frac{(1+K)^2}{K}\frac{ab}{T}`, a = kappa rho/2,
@@ -351,6 +418,7 @@ def smidas_prop4_bound(K, T, rho, w_star_norm1, p_star, p, d):
     return float(out) if out.ndim == 0 else out
 
 
+@_checked
 def smidas_runtime_bound(eps, d, w_star_norm1):
     r"""Bound (3) of Shalev-Shwartz & Tewari (2011): SMIDAS reaches expected accuracy eps for the logistic and
     squared losses in :math:`O(d\log(d)\|w^\star\|_1^2/\varepsilon^2)` time (O(d) per step, O(log(d)
@@ -359,6 +427,7 @@ def smidas_runtime_bound(eps, d, w_star_norm1):
     return d * math.log(d) * w_star_norm1 ** 2 / eps ** 2
 
 
+@_checked
 def truncgrad_runtime_bound(eps, d, w_star_norm2_sq, x2_sq):
     r"""Bound (4) of Shalev-Shwartz & Tewari (2011), Langford et al.'s truncated gradient:
     :math:`O(d\|w^\star\|_2^2 X_2^2/\varepsilon^2)` with :math:`X_2^2 = \frac1m\sum_i\|x_i\|_2^2`; the function
@@ -367,6 +436,7 @@ def truncgrad_runtime_bound(eps, d, w_star_norm2_sq, x2_sq):
     return d * w_star_norm2_sq * x2_sq / eps ** 2
 
 
+@_checked
 def mean_squared_row_norm(problem):
     r"""Section 1.1.3 of Shalev-Shwartz & Tewari (2011): :math:`X_2^2 = \frac1m\sum_i\|x_i\|_2^2`, the
     average squared norm of an example (bound (4))."""
@@ -375,6 +445,7 @@ def mean_squared_row_norm(problem):
     return float(sq) / problem.m
 
 
+@_checked
 def loss_curvature_bound(loss):
     r"""Eq. (7) of Shalev-Shwartz & Tewari (2011): the bound :math:`L''(a, y) \le \beta` for every a, the
     curvature that sets SCD's step 1/beta: 1 for the squared loss (a - y)^2/2, 1/4 for the logistic loss (its
@@ -384,6 +455,7 @@ def loss_curvature_bound(loss):
     return get_loss(loss).beta
 
 
+@_checked
 def coordinate_step(w_j, g_j, beta, lam):
     r"""Eq. (10) of Shalev-Shwartz & Tewari (2011): SCD's step on coordinate j,
     :math:`\eta_j = \arg\min_\eta\ \eta g_j + \frac\beta2\eta^2 + \lambda|w_j + \eta|`, in closed form
@@ -397,6 +469,7 @@ def coordinate_step(w_j, g_j, beta, lam):
     return float(np.sign(x) * max(abs(x) - lam / beta, 0.0) - w_j)
 
 
+@_checked
 def loss_condition_13(loss):
     r"""Condition (13) of Shalev-Shwartz & Tewari (2011), :math:`|L'(a, y)| \le \rho`: the constant for the
     loss as l1lab defines it (1 for the logistic and hinge losses; math.inf for the squared loss, whose
@@ -406,6 +479,7 @@ def loss_condition_13(loss):
     return get_loss(loss).rho_lipschitz
 
 
+@_checked
 def loss_condition_14(loss):
     r"""Condition (14) of Shalev-Shwartz & Tewari (2011), :math:`L'(a, y)^2 \le \rho L(a, y)`: 2 for the squared
     loss (a - y)^2/2 (the paper's 4 is the constant of (a - y)^2), 1/2 for the logistic loss (tight value
@@ -429,23 +503,25 @@ def loss_condition_14(loss):
 
 
 def _lemma5_B(B):
-    B = float(B)
+    B = check_real(B, "B", allow_inf=True)
     if not (math.isfinite(B) and B >= 2.0):
         raise ValueError(f"Lemma 5 needs B >= 2 (the radius of the l1 ball), got B = {B}")
     return B
 
 
 def _lemma5_eps(eps):
-    eps = np.asarray(eps, dtype=np.float64)
+    eps = np.asarray(check_reals(eps, "eps"), dtype=np.float64)
     if np.any(~(eps > 0)) or np.any(eps > 0.12):
         raise ValueError(f"Lemma 5 needs 0 < eps <= 0.12, got eps = {eps}")
     return eps
 
 
-def _lemma5_s(s):
-    s = np.asarray(s, dtype=np.float64)
-    if np.any(~(s >= 1)):
-        raise ValueError(f"the sparsity s must be >= 1 (a number of nonzero coordinates), got s = {s}")
+def _lemma5_s(s, minimum=1):
+    s = np.asarray(check_reals(s, "s"), dtype=np.float64)
+    if np.any(~(s >= minimum)):
+        raise ValueError(f"the sparsity s must be >= {minimum} (a number of nonzero coordinates), got s = {s}")
+    if np.any(s != np.round(s)):
+        raise ValueError(f"the sparsity s must be an integer (a number of nonzero coordinates), got s = {s}")
     return s
 
 
@@ -454,6 +530,7 @@ def _scalar(out):
     return float(out) if out.ndim == 0 else out
 
 
+@_checked
 def lemma5_dimension(B):
     r"""Lemma 5 of Shalev-Shwartz & Tewari (2011), proof: the dimension of the construction,
     :math:`d = 100(B^2 - 1)` (rounded up to an integer), for B >= 2.  It makes the risk of
@@ -462,6 +539,7 @@ def lemma5_dimension(B):
     return int(math.ceil(100.0 * (B * B - 1.0) - 1e-9))
 
 
+@checked(_P, eps=ANY)  # eps: _lemma5_eps
 def lemma5_dimension_for_accuracy(eps, B):
     r"""Lemma 5 of Shalev-Shwartz & Tewari (2011), repaired: the dimension
     :math:`d = \lceil (B^2 - 1)\max\{100, 1/\varepsilon\}\rceil` for which the construction proves the iteration
@@ -473,6 +551,7 @@ def lemma5_dimension_for_accuracy(eps, B):
     return int(math.ceil((B * B - 1.0) * max(100.0, 1.0 / eps) - 1e-9))
 
 
+@checked(_P, s=_SPARSITY)
 def lemma5_sparse_gap_bound(s, B):
     r"""Lemma 5 of Shalev-Shwartz & Tewari (2011), end of the proof, as printed: for every w with
     :math:`\|w\|_0 \le s` (and :math:`\|w\|_1 \le B`),
@@ -486,6 +565,7 @@ def lemma5_sparse_gap_bound(s, B):
     return _scalar(np.minimum(0.12, B * B / (16.0 * s)))
 
 
+@checked(_P, s=_SPARSITY)
 def lemma5_population_gap_bound(s, B):
     r"""Lemma 5 of Shalev-Shwartz & Tewari (2011), proof: the population inequality
     :math:`\mathbb{E}[(\langle w, X\rangle - Y)^2 - (\langle w_0, X\rangle - Y)^2] \ge \min\{0.24,\ B^2/(8s)\}`
@@ -497,6 +577,7 @@ def lemma5_population_gap_bound(s, B):
     return _scalar(np.minimum(0.24, B * B / (8.0 * s)))
 
 
+@checked(_P, eps=ANY)  # eps: _lemma5_eps
 def lemma5_iteration_bound(eps, B):
     r"""Lemma 5 of Shalev-Shwartz & Tewari (2011): an algorithm that starts at w = 0 and changes one
     coordinate per iteration needs at least :math:`B^2/(16\varepsilon)` iterations to reach accuracy
@@ -508,6 +589,7 @@ def lemma5_iteration_bound(eps, B):
     return _scalar(B * B / (16.0 * eps))
 
 
+@checked(_P, eps=ANY)  # eps: _lemma5_eps
 def lemma5_iteration_bound_derived(eps, B):
     r"""Lemma 5 of Shalev-Shwartz & Tewari (2011), re-derived: if :math:`d \ge (B^2-1)/\varepsilon`, every w with
     excess risk at most eps has more than :math:`(B^2 - 1)/(2\varepsilon) - (B^2 - 1)` nonzeros, which is at least
@@ -519,6 +601,7 @@ def lemma5_iteration_bound_derived(eps, B):
     return _scalar(k / (2.0 * eps) - k)
 
 
+@checked(_P, s=_SPARSITY)
 def lemma5_risk_lower_bound_as_printed(s, B):
     r"""Lemma 5 of Shalev-Shwartz & Tewari (2011), proof: every w with :math:`\|w\|_0 \le s` has risk
     :math:`\mathbb{E}[(\langle w, X\rangle - Y)^2] \ge \min\{1/4,\ (B^2 - 1)/(4s)\}` (case split on
@@ -528,19 +611,19 @@ def lemma5_risk_lower_bound_as_printed(s, B):
     return _scalar(np.minimum(0.25, (B * B - 1.0) / (4.0 * s)))
 
 
+@checked(_P, s=_SPARSITY)
 def lemma5_sparse_risk(s, B):
     r"""Lemma 5 of Shalev-Shwartz & Tewari (2011), proof made exact: the smallest risk of a w with
     :math:`\|w\|_0 \le s` (s >= 0) is :math:`\min_{\|w\|_0 \le s}\mathbb{E}[(\langle w, X\rangle - Y)^2] =
     \frac{B^2 - 1}{s + B^2 - 1}`, attained by :math:`B/(s + B^2 - 1)` on any s coordinates (Cauchy-Schwarz,
     then a one-variable minimization).  Its l1 norm sB/(s + B^2 - 1) < B: the constraint never binds."""
     B = _lemma5_B(B)
-    s = np.asarray(s, dtype=np.float64)
-    if np.any(~(s >= 0)):
-        raise ValueError(f"the sparsity s must be >= 0, got s = {s}")
+    s = _lemma5_s(s, minimum=0)
     k = B * B - 1.0
     return _scalar(k / (s + k))
 
 
+@_checked
 def lemma5_optimal_risk(B, d):
     r"""Lemma 5 of Shalev-Shwartz & Tewari (2011), proof: the optimal risk of the construction in dimension d,
     :math:`C(w^\star) = \frac{B^2-1}{d + B^2 - 1}` at :math:`w^\star = \frac{B}{d + B^2 - 1}\mathbf{1}` (1/101 for
@@ -551,17 +634,19 @@ def lemma5_optimal_risk(B, d):
     return (B * B - 1.0) / (d + B * B - 1.0)
 
 
+@checked(_P, s=_SPARSITY)
 def lemma5_frontier(s, B, d):
     r"""Lemma 5 of Shalev-Shwartz & Tewari (2011), exact: the least excess risk of an s-sparse vector,
     :math:`\min_{\|w\|_0\le s} C(w) - C(w^\star) = \frac{k}{s + k} - \frac{k}{d + k} = \frac{k(d - s)}{(s+k)(d+k)}`,
     k = B^2 - 1, for 0 <= s <= d.  Every iterate of a one-coordinate method after s steps is at least this far
     from optimal."""
-    s = np.asarray(s, dtype=np.float64)
+    s = _lemma5_s(s, minimum=0)
     if np.any(s > d):
         raise ValueError(f"s must be <= d = {d}, got {s}")
     return _scalar(np.asarray(lemma5_sparse_risk(s, B)) - lemma5_optimal_risk(B, d))
 
 
+@checked(_P, eps=reals(low=0.0, low_open=True))
 def lemma5_min_steps(eps, B, d):
     r"""Lemma 5 of Shalev-Shwartz & Tewari (2011), exact: the fewest coordinate steps from w = 0 that can reach
     excess risk eps on the construction in dimension d,
@@ -581,6 +666,7 @@ def lemma5_min_steps(eps, B, d):
     return _scalar(s + 0.0)  # + 0.0 turns a -0.0 into 0.0
 
 
+@_checked
 def lemma5_proof_sparsity_limit(B, d=None):
     r"""Lemma 5 of Shalev-Shwartz & Tewari (2011), proof: the largest s for which the printed step
     :math:`\frac{B^2-1}{4s} - \frac{B^2-1}{d} \ge \frac{B^2}{8s}` holds,
@@ -591,6 +677,7 @@ def lemma5_proof_sparsity_limit(B, d=None):
     return d * (B * B - 2.0) / (8.0 * (B * B - 1.0))
 
 
+@_checked
 def lemma5_printed_bound_range(B, d=None, c=16.0, cap=0.12):
     r"""Lemma 5 of Shalev-Shwartz & Tewari (2011): the largest s <= d at which the exact frontier
     :func:`lemma5_frontier` (an excess over the optimal risk R*) is still at least the printed
@@ -605,6 +692,7 @@ def lemma5_printed_bound_range(B, d=None, c=16.0, cap=0.12):
     return int(d if bad.size == 0 else bad[0])  # s = bad[0] + 1 fails, so bad[0] is the last good s
 
 
+@_checked
 def lemma5_population_inequality_range(B, d=None):
     r"""Lemma 5 of Shalev-Shwartz & Tewari (2011), proof: the largest s <= d at which the population inequality
     :math:`\mathbb{E}[(\langle w, X\rangle - Y)^2 - (\langle w_0, X\rangle - Y)^2] \ge \min\{0.24,\ B^2/(8s)\}`
@@ -622,12 +710,14 @@ def lemma5_population_inequality_range(B, d=None):
     return int(d if bad.size == 0 else bad[0])
 
 
+@_checked
 def lemma5_failure_accuracy(B, d=None):
     r"""Lemma 5 of Shalev-Shwartz & Tewari (2011): the accuracy below which the printed iteration bound
     :math:`B^2/(16\varepsilon)` exceeds the exact least number of steps on the construction of dimension d
     (default 100(B^2 - 1)), i.e. the smaller root of
     :math:`k/(\varepsilon + r) - k = B^2/(16\varepsilon)`, :math:`r = k/(d+k)`, k = B^2 - 1.  Below it the
-    construction does not support the lemma (about 9.1e-4 for B = 2, 7.6e-4 for B = 3)."""
+    construction does not support the lemma (about 9.1e-4 for B = 2, 7.6e-4 for B = 3); inf when the quadratic
+    has no real root, i.e. the printed bound exceeds the exact count at every accuracy (a small d, e.g. d <= 2)."""
     B = _lemma5_B(B)
     d = lemma5_dimension(B) if d is None else d
     k = B * B - 1.0
@@ -637,5 +727,5 @@ def lemma5_failure_accuracy(B, d=None):
     bq = c + k * r - k
     disc = bq * bq - 4.0 * k * c * r
     if disc < 0:
-        return 0.0
+        return math.inf
     return (-bq - math.sqrt(disc)) / (2.0 * k)
