@@ -825,6 +825,7 @@ OVERRIDES = [
         "w_j": Real(0.5), "g_j": Real(-0.3), "lam": Real(0.1, lo=0.0), "B": Real(2.0, lo=2.0),
         "c": Real(16.0, lo=0.0, lo_open=True), "cap": Real(0.12, lo=0.0, lo_open=True)}),
     ("l1lab.theory.shalev_shwartz_tewari.smidas_*", {"T": Real(100.0, lo=1.0, array=True)}),
+    ("l1lab.theory.shalev_shwartz_tewari.smidas_prop4_bound", {"K": Real(1.0, lo=0.0, lo_open=True, array=True)}),
     ("l1lab.theory.shalev_shwartz_tewari.lemma7_*", {"T": Real(100.0, lo=0.0, lo_open=True, array=True)}),
     ("l1lab.theory.shalev_shwartz_tewari.lemma7_f", {"eta": Real(0.1, array=True), "P": Real(1.0, lo=0.0),
                                                      "b": Real(1.0, lo=0.0)}),

@@ -404,7 +404,7 @@ def smidas_prop4_eta(K, rho, p, d):
     return 2.0 / (smidas_kappa(p, d) * rho) * K / (1.0 + K)
 
 
-@_checked_horizon
+@checked(_P, T=reals(low=1.0), K=reals(low=0.0, low_open=True))
 def smidas_prop4_bound(K, T, rho, w_star_norm1, p_star, p, d):
     r"""Proposition 4 of Shalev-Shwartz & Tewari (2011), under (14) with :func:`smidas_prop4_eta`:
     :math:`\mathbb{E}[P(w_o)] \le (1+K)P(w^\star) + \frac{(1+K)^2}{K}\frac{ab}{T}`, a = kappa rho/2,
@@ -412,6 +412,7 @@ def smidas_prop4_bound(K, T, rho, w_star_norm1, p_star, p, d):
     Note: the proposition averages the iterates at the *beginning* of iterations 0..T-1; Theorem 3 those at
     their end; both equal {w_0, ..., w_{T-1}} with w_0 = 0 once indexed by the number of steps taken."""
     _pos("K", K)
+    K = np.asarray(K, dtype=np.float64)
     T = np.asarray(T, dtype=np.float64)
     ab = smidas_kappa(p, d) * rho / 2.0 * w_star_norm1 ** 2
     out = (1.0 + K) * p_star + (1.0 + K) ** 2 / K * ab / T
