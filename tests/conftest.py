@@ -1,8 +1,16 @@
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from threadpoolctl import threadpool_limits
 
 from l1lab.data import make_classification, make_regression
+
+#: One BLAS thread in every test process.  The suite runs on as many processes as there are cores (``pytest -n 2``),
+#: and OpenBLAS's own threads on top of them oversubscribe the cores, where its waiting threads spin: on a busy
+#: 2-core machine numpy's lstsq of a 1000 x 100 system (tests/test_lessons_lower_bound.py) took 16 s with two
+#: threads and 0.6 s with one.  (The book's data functions already run their solves with one BLAS thread; what a
+#: thread count changes is the rounding of BLAS reductions, which no test relies on.)
+_ONE_BLAS_THREAD = threadpool_limits(limits=1, user_api="blas")
 
 
 @pytest.fixture(scope="session")

@@ -256,7 +256,7 @@ def _count_runs(monkeypatch):
     runs = []
     run = W._run_job
     monkeypatch.setattr(W, "_PARALLEL_ABOVE", math.inf)
-    monkeypatch.setattr(W, "_run_job", lambda job: runs.append(job) or run(job))
+    monkeypatch.setattr(W, "_run_job", lambda job, *source: runs.append(job) or run(job, *source))
     return runs
 
 
@@ -366,3 +366,47 @@ def test_paper_size_trials_are_shared_through_the_disk(tmp_path, monkeypatch):
     fresh = rw_mod.run_trial("RDA", 100, 1_000, trial=2)
     assert np.array_equal(fresh.error, first.error)
     assert rw_mod.run_trial("RDA", 99, 1_000, trial=2) is not None and len(list(tmp_path.rglob("*.pkl"))) == 1
+
+
+def test_the_runs_of_a_trial_draw_its_samples_once_and_equal_the_runs_alone(monkeypatch):
+    """The runs of one trial (every method, two horizons, a weak-sparsity theta* too) computed together read one
+    draw of the trial's samples (W._SharedSamples, in threads), and each is, bit for bit, the run computed alone
+    from its own stream; a run that fails fails the whole job, without blocking the others."""
+    draws = []
+    stream = W._stream
+    for q in (0.0, 0.5):
+        keys = [W._key(m, 300, T, q, 1, None, W.CONST_LAM) for m in W.METHODS for T in (2_000, 5_000)]
+        if q > 0:
+            keys = [k for k in keys if k[0] == "RADAR"]
+        monkeypatch.setattr(W, "_stream", lambda d, q, trial: _Counted(stream(d, q, trial), draws))
+        draws.clear()
+        together = W._run_trial_jobs(keys)
+        assert len(draws) == math.ceil(5_000 / min(256, (1 << 21) // 300))   # the longest run's blocks, once
+        monkeypatch.setattr(W, "_stream", stream)
+        for key, rec in zip(keys, together):
+            alone = W._run_job(key)
+            assert rec.method == alone.method == key[0]
+            for field in ("iteration", "error", "error_output", "epoch_end", "epoch_R", "lam_epochs"):
+                np.testing.assert_array_equal(getattr(rec, field), getattr(alone, field))
+    run = W._run_job
+
+    def failing(job, *source):
+        if job[0] == "SGD":
+            raise ZeroDivisionError("a run that fails")
+        return run(job, *source)
+
+    monkeypatch.setattr(W, "_run_job", failing)
+    with pytest.raises(ZeroDivisionError, match="a run that fails"):
+        W._run_trial_jobs([W._key(m, 200, 3_000, 0.0, 0, None, W.CONST_LAM) for m in W.FIGURE1A])
+
+
+class _Counted:
+    """A stream whose draws are counted (the samples themselves unchanged)."""
+
+    def __init__(self, stream, draws):
+        self.stream, self.draws = stream, draws
+        self.d, self.theta_star, self.B, self.noise_var = stream.d, stream.theta_star, stream.B, stream.noise_var
+
+    def __call__(self, rng, n):
+        self.draws.append(n)
+        return self.stream(rng, n)

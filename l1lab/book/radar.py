@@ -27,15 +27,18 @@ the constants of its runs unspecified; the choices are :data:`C1`, :data:`OMEGA`
 :data:`CONST_LAM` and the rest of :func:`method_settings` (Example 2's G(R) and sigma(R), gamma = 1/3).
 
 Runs that are not cached are spread over the CPU's cores (forked processes: the kernels hold the GIL) when there
-are several of them and they are long enough to pay for it.  The slider ranges keep every live setting to a few
-seconds on a 2-core machine (``tests/test_book_radar.py`` runs the largest ones); d = 40 000, the paper's,
-is computed once by the chapter (about a minute on two cores).
+are several of them and they are long enough to pay for it; the runs of one trial (the same d, theta* and
+samples, any horizon T) are one job, which draws the trial's samples once for all of them
+(:class:`_SharedSamples`).  The slider ranges keep every live setting to a few seconds on a 2-core machine
+(``tests/test_book_radar.py`` runs the largest ones); d = 40 000, the paper's, is computed once by the chapter
+(about a minute on two cores).
 """
 from __future__ import annotations
 
 import math
 import multiprocessing
 import os
+import threading
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
@@ -253,26 +256,125 @@ def _stream(d, q, trial):
     return radar_data.UniformDesignStream(capped_power_theta(d, q, seed=trial), B=1.0, noise_var=0.5)
 
 
-def _run_job(job):
+def _run_job(job, source=None):
+    """The run of ``job`` (a :func:`_key`); ``source``: where the solver reads the trial's samples (default the
+    trial's stream itself; :func:`_run_trial_jobs` passes a :class:`_SharedSamples` reader)."""
     method, d, T, q, trial, const_epochs, const_lam = job
     stream = _stream(d, q, trial)
     kw = method_settings(method, stream, T, const_epochs, const_lam)
     if method == "RADAR" and q > 0:
         kw["s"] = corollary1_s(stream.theta_star, q, T, stream.B, stream.noise_var, OMEGA)
     common = dict(seed=trial, n_checkpoints=N_CHECKPOINTS)
+    source = stream if source is None else source
     if method == "RDA":
-        res = da.rda(stream, T, kw["lam"], kw["beta"], **common)
+        res = da.rda(source, T, kw["lam"], kw["beta"], **common)
     elif method == "SGD":
-        res = da.sgd(stream, T, kw["R1"], kw["eta"], schedule=kw["schedule"], **common)
+        res = da.sgd(source, T, kw["R1"], kw["eta"], schedule=kw["schedule"], **common)
     elif method == "EDA":
-        res = da.eda(stream, T, **kw, **common)
+        res = da.eda(source, T, **kw, **common)
     else:
-        res = da.radar(stream, T, **kw, **common)
+        res = da.radar(source, T, **kw, **common)
     ends = res.epochs.get("end", np.zeros(0, dtype=np.int64))
     Rs = res.epochs.get("R", np.zeros(0))
     return TrialRecord(method, res.iteration, res.error, res.error_output, np.asarray(ends), np.asarray(Rs),
                        _lam_epochs(method, res, stream, kw, T), float(res.seconds[-1]),
                        float(stream.theta_star @ stream.theta_star), int(kw.get("s", 0)))
+
+
+#: how many blocks of samples a run may read ahead of the slowest run of its trial (see :class:`_SharedSamples`)
+_AHEAD = 4
+
+
+class _SharedSamples:
+    """The samples of one trial, drawn once for the several runs that read them.  A solver given a stream draws
+    it in blocks of a size that depends on d only, from ``numpy.random.default_rng(seed)`` (the seed is the
+    trial): every run of the trial reads the same blocks (a run of a shorter horizon the first of them), and
+    drawing them costs as much as a cheap method's whole run at d = 40 000.  Here the runs read them together,
+    each from its own :meth:`reader` (a sampler with the stream's ``d`` and ``theta_star``, which ignores the
+    generator it is handed), in threads: block k is drawn by the first run to ask for it, from this object's
+    generator with the same seed (so the same numbers), and dropped once every run has passed it; a run waits
+    when it is :data:`_AHEAD` blocks ahead of the slowest.  The kernels hold the GIL, so the runs still take
+    turns: what is saved is the drawing."""
+
+    def __init__(self, stream, seed, n_readers):
+        self.stream = stream
+        self.rng = np.random.default_rng(seed)
+        self.blocks = {}
+        self.drawn = 0
+        self.size = None
+        self.at = [0] * n_readers          # the next block of each reader; inf once its run has ended
+        self.cond = threading.Condition()
+
+    def reader(self, i):
+        """The sampler of run i."""
+        return _SharedReader(self, i)
+
+    def _take(self, i, n):
+        with self.cond:
+            k = self.at[i]
+            self.cond.wait_for(lambda: k < min(self.at) + _AHEAD)
+            if k == self.drawn:
+                if self.size is None:
+                    self.size = n
+                if n != self.size:
+                    raise RuntimeError(f"the runs of a trial read blocks of {self.size} samples, one asked for {n}")
+                self.blocks[k] = self.stream(self.rng, n)
+                self.drawn += 1
+            X, y = self.blocks[k]
+            self.at[i] = k + 1
+            self._release()
+            return X, y
+
+    def finish(self, i):
+        with self.cond:
+            self.at[i] = math.inf
+            self._release()
+
+    def _release(self):
+        low = min(self.at)
+        for k in [k for k in self.blocks if k < low]:
+            del self.blocks[k]
+        self.cond.notify_all()
+
+
+class _SharedReader:
+    """A sampler ``(rng, n) -> (X, y)`` for one run: the next block of a :class:`_SharedSamples` (``rng``, the
+    run's own generator seeded alike, is not used)."""
+
+    def __init__(self, shared, i):
+        self.shared, self.i = shared, i
+        self.d, self.theta_star = shared.stream.d, shared.stream.theta_star
+
+    def __call__(self, rng, n):
+        return self.shared._take(self.i, n)
+
+
+def _run_trial_jobs(jobs):
+    """The runs of ``jobs``, which share d, q and the trial (their horizons T may differ: a run of a shorter one
+    reads the first of the same samples): one run alone, several in threads reading one :class:`_SharedSamples`
+    (the same records as run one by one)."""
+    if len(jobs) == 1:
+        return [_run_job(jobs[0])]
+    _, d, _, q, trial = jobs[0][:5]
+    shared = _SharedSamples(_stream(d, q, trial), trial, len(jobs))
+    records, errors = [None] * len(jobs), []
+
+    def work(i):
+        try:
+            records[i] = _run_job(jobs[i], shared.reader(i))
+        except BaseException as err:   # re-raised below, in the caller's thread
+            errors.append(err)
+        finally:
+            shared.finish(i)
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(len(jobs))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    if errors:
+        raise errors[0]
+    return records
 
 
 _CACHE: dict = {}
@@ -357,21 +459,36 @@ def _compute(keys):
             _CACHE[k] = record
             todo.remove(k)
     if todo:
-        work = sum(_COST[k[0]] * k[1] * k[2] for k in todo)
-        workers = min(_workers(), len(todo))
+        # the runs of one trial (d, q, seed) read the same samples (a shorter horizon T reads the first of them):
+        # one job, which draws them once
+        trials = {}
+        for k in todo:
+            trials.setdefault((k[1], k[3], k[4]), []).append(k)
+        groups = list(trials.values())
+        cost = {id(g): sum(_COST[k[0]] * k[1] * k[2] for k in g) for g in groups}
+        work = sum(cost.values())
+        workers = min(_workers(), len(groups))
         fork = "fork" in multiprocessing.get_all_start_methods()
+        done = []
+
+        def store(group, records):   # on disk as soon as a trial is done, for the other lecture built meanwhile
+            done.append((group, records))
+            for k, record in zip(group, records):
+                if k[1] * k[2] >= _DISK_MIN_SIZE:
+                    _disk_store(k, record)
+
         if workers > 1 and fork and work > _PARALLEL_ABOVE:
-            todo.sort(key=lambda k: -_COST[k[0]] * k[1] * k[2])   # longest first: the workers finish together
+            groups.sort(key=lambda g: -cost[id(g)])   # longest first: the workers finish together
             with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
-                records = list(pool.map(_run_job, todo))
+                for group, records in zip(groups, pool.map(_run_trial_jobs, groups)):
+                    store(group, records)
         else:
-            records = [_run_job(k) for k in todo]
-        if len(_CACHE) + len(records) > _CACHE_LIMIT:
+            for group in groups:
+                store(group, _run_trial_jobs(group))
+        if len(_CACHE) + len(todo) > _CACHE_LIMIT:
             _CACHE.clear()
-        _CACHE.update(zip(todo, records))
-        for k, record in zip(todo, records):
-            if k[1] * k[2] >= _DISK_MIN_SIZE:
-                _disk_store(k, record)
+        for group, records in done:
+            _CACHE.update(zip(group, records))
     return [_CACHE[k] for k in keys]
 
 
