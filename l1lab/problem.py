@@ -50,10 +50,10 @@ class Problem:
 
     Notes
     -----
-    Input types: X and y may hold float64, float32 or integer values (dense arrays, or CSR/CSC matrices); Problem stores them
-    as float64.  The conversion is exact (every float32, and every integer up to 2^53, is a float64), so a
-    float32 or integer input gives bit for bit the results of its float64 conversion, in every solver
-    (``tests/test_dtypes.py``).  Read-only and non-contiguous arrays are copied, never modified.  Object, string,
+    Input types: X and y may hold float64, float32 or integer values (dense arrays, or CSR/CSC matrices);
+    Problem stores them as float64.  The conversion is exact (every float32, and every integer up to 2^53, is a
+    float64), so a float32 or integer input gives bit for bit the results of its float64 conversion, in every
+    solver (``tests/test_dtypes.py``).  Read-only and non-contiguous arrays are copied, never modified.  Object, string,
     bool and complex arrays, NaN and inf entries, and sparse formats other than CSR and CSC (convert them with
     ``X.tocsc()``) raise a ValueError or TypeError that names the argument.
 
