@@ -19,7 +19,7 @@ from numba import njit
 
 from ..losses import loss_deriv
 from ..projections.dense import _support_threshold_kernel, _threshold_pivot
-from ._cd_kernels import _ROUND, _ROUND_BITS, _bits_float, _float_bits
+from ._cd_kernels import _ROUND, _ROUND_BITS, _bits_float, _float_bits, exp_taylor13
 
 _MANTISSA = (1 << 52) - 1
 _ONE_EXPONENT = 1023 << 52
@@ -57,20 +57,7 @@ def _pow(x, e):
     y = y if ok else 0.0
     nn = np.floor(y * 1.4426950408889634 + 0.5)
     r = (y - nn * 6.93147180369123816490e-01) - nn * 1.90821492927058770002e-10  # |r| <= log(2)/2
-    P = 1.0 / 6227020800.0
-    P = P * r + 1.0 / 479001600.0
-    P = P * r + 1.0 / 39916800.0
-    P = P * r + 1.0 / 3628800.0
-    P = P * r + 1.0 / 362880.0
-    P = P * r + 1.0 / 40320.0
-    P = P * r + 1.0 / 5040.0
-    P = P * r + 1.0 / 720.0
-    P = P * r + 1.0 / 120.0
-    P = P * r + 1.0 / 24.0
-    P = P * r + 1.0 / 6.0
-    P = P * r + 0.5
-    P = P * r + 1.0
-    P = P * r + 1.0
+    P = exp_taylor13(r)
     P = P if ok else 0.0
     # 2^nn times the mantissa part: nn added to P's exponent field
     return _bits_float(_float_bits(P) + ((_float_bits(nn + _ROUND) - _ROUND_BITS) << 52))
