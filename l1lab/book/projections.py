@@ -1106,6 +1106,11 @@ class _PgRun:
         prob, w = self.prob, self.w
         indptr, indices, data = prob.csr_arrays()
         row_nnz = prob.row_nnz
+        if self.at == 0 and self.cps[0] < T:
+            # a warm-up step on copies, untimed: the first call of the kernel compiles it (numba), and the
+            # seconds are meant to measure the steps
+            psg_chunk(prob.loss.code, indptr, indices, data, prob.y, w.copy(), np.zeros(1, dtype=np.int64), 1,
+                      self.eta0, True, 0, self.z, self.margins.copy(), self.absw.copy())
         while self.cps[self.at] < T:
             a, c = int(self.cps[self.at]), int(self.cps[self.at + 1])
             idx = self.rng.integers(0, prob.m, size=c - a, dtype=np.int64)
@@ -1149,6 +1154,9 @@ def _pg_runs(m, d, density, lam_frac, seed):
 def _eg_runs(m, d, density, lam_frac, epochs, seed):
     """Stochastic EG+- for every (eta0, schedule) of the grid, T = epochs * m steps (O(nnz(x_i)) each: cheap)."""
     ref = _eg_reference(m, d, density, lam_frac, seed)
+    for decay in (False, True):  # warm-up runs, so that the recorded seconds do not include numba's compilation
+        exponentiated_gradient(ref.constrained, 2, ref.z, eta0=EG_ETA_GRID[0], method="stochastic", decay=decay,
+                               dummy=True, seed=seed, n_checkpoints=2)
     return {(eta, "1/√t" if decay else "constant"):
             exponentiated_gradient(ref.constrained, epochs * m, ref.z, eta0=eta, method="stochastic", decay=decay,
                                    dummy=True, seed=seed, n_checkpoints=EG_CHECKPOINTS)
@@ -1278,10 +1286,12 @@ def sparse_pg_check(m=1000, d=5000, density=0.01, lam_frac=0.4, eta0=0.3, n_step
     r"""Stochastic projected gradient (eq. (3), eta_t = eta0/sqrt(t), one example per step) run twice with the
     same examples by :func:`l1lab.solvers.projected_gradient`: with the dense projection and with
     ``projection="tree"`` (:class:`SparseL1BallProjector`, which touches only the nonzeros of x_i).  Returns a
-    dict: the final iterates, max |difference|, and the seconds per step of each (the tree runs a Python loop:
-    for the ratio, not the absolute numbers)."""
+    dict: the final iterates, max |difference|, and the seconds per step of each, after an untimed warm-up run
+    of each (the tree runs a Python loop: for the ratio, not the absolute numbers)."""
     ref = _eg_reference(int(m), int(d), float(density), float(lam_frac), int(seed))
     prob, z = ref.constrained, ref.z
+    for proj in ("dense", "tree"):  # warm-up runs: the timed runs below do not include numba's compilation
+        projected_gradient(prob, 2, z, eta0=eta0, seed=seed, projection=proj, n_checkpoints=2)
     runs = {proj: projected_gradient(prob, int(n_steps), z, eta0=eta0, seed=seed, projection=proj, n_checkpoints=2)
             for proj in ("dense", "tree")}
     w, w_tree = runs["dense"].w, runs["tree"].w
