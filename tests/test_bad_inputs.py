@@ -824,6 +824,7 @@ OVERRIDES = [
         "b": Real(1.0, lo=0.0, lo_open=True), "P": Real(1.0, lo=0.0, lo_open=True), "loss": Choice("logistic"),
         "w_j": Real(0.5), "g_j": Real(-0.3), "lam": Real(0.1, lo=0.0), "B": Real(2.0, lo=2.0),
         "c": Real(16.0, lo=0.0, lo_open=True), "cap": Real(0.12, lo=0.0, lo_open=True)}),
+    ("l1lab.theory.shalev_shwartz_tewari.loss_derivative", {"a": Real(0.5, array=True), "y": Real(1.0, array=True)}),
     ("l1lab.theory.shalev_shwartz_tewari.smidas_*", {"T": Real(100.0, lo=1.0, array=True)}),
     ("l1lab.theory.shalev_shwartz_tewari.smidas_prop4_bound", {"K": Real(1.0, lo=0.0, lo_open=True, array=True)}),
     ("l1lab.theory.shalev_shwartz_tewari.lemma7_*", {"T": Real(100.0, lo=0.0, lo_open=True, array=True)}),
@@ -893,6 +894,9 @@ OVERRIDES = [
     ("l1lab.theory.duchi2008.*", {"v": Vector(lambda: V6, tied=True), "z": Real(1.0, lo=0.0, lo_open=True),
                                   "w": Vector(lambda: np.array([0.0, 0.0, 0.0, 1.0, 0.0, 0.0]), tied=True)}),
     ("l1lab.theory.duchi2008.simplex_*", {"v": Vector(lambda: V6)}),
+    # (9)-(11) hold for magnitudes (v >= 0) with sum(v) >= z; the value tested by (11) is any real number
+    ("l1lab.theory.duchi2008.pivot_*", {"v": Vector(lambda: np.abs(V6), lo=0.0)}),
+    ("l1lab.theory.duchi2008.support_test", {"v": Vector(lambda: np.abs(V6), lo=0.0), "value": Real(0.5)}),
     ("l1lab.theory.index.*", {"chapter": Text("chapters/scd")}),
     # ---- projections
     # z = 0 is documented (the ball {0}); rebase_ratio > 0

@@ -259,6 +259,24 @@ def f_sgd(T, gamma, G2, sigma2, c=1.0):
     return c * (G2 ** 2 + sigma2 ** 2) / (gamma ** 2 * T)
 
 
+def f_theorem1_example1(T, d, s, B, gamma, omega, eps2=0.0, c=1.0):
+    """Theorem 1 under Example 1, as printed after the theorem: O(s B^2/(gamma^2 T)(log d + omega^2) + eps^2),
+    with hidden constant c."""
+    return c * (s * B ** 2 / (gamma ** 2 * T) * (_ln(d) + omega ** 2) + eps2)
+
+
+def f_single_step(T, d, R, gamma, G, sigma, c=1.0):
+    """Section 3.1, the single-step method: a gap R sqrt((G^2 + sigma^2) log d/T) over the l1 ball of radius R,
+    divided by the curvature gamma (squared error <= gap/gamma up to a constant), constant c."""
+    gap = R * math.sqrt((G ** 2 + sigma ** 2) * _ln(d) / T)
+    return c * gap / gamma
+
+
+def f_fixed_lambda(sigma, d, T):
+    """Section 3.1: lambda = sigma sqrt(log d/T)."""
+    return sigma * math.sqrt(_ln(d) / T)
+
+
 def f_rda_lambda(eta, d, T):
     """Section 4: lambda = 4 eta sqrt(log d/T)."""
     return 4 * eta * math.sqrt(_ln(d) / T)
@@ -335,6 +353,10 @@ FORMULAS = {
     "anw.theorem1": (f_theorem1, [dict(T=10 ** 6, **_EX2, omega=3.0), dict(T=10 ** 9, **_EX2, omega=5.0, c0=2.5),
                                   dict(T=10 ** 7, **_EX1, omega=4.0, eps2=0.125),
                                   dict(T=50, **_TINY, omega=0.0, eps2=1e-3, c0=0.1)]),
+    "anw.theorem1.example1": (f_theorem1_example1, [dict(T=10 ** 7, d=2000, s=8, B=1.0, gamma=0.1, omega=5.0),
+                                                     dict(T=10 ** 7, **{k: _EX1[k] for k in ("d", "s", "gamma")},
+                                                          B=1.0, omega=4.0, eps2=0.125, c=3.0),
+                                                     dict(T=50, d=3, s=1, B=0.1, gamma=2.0, omega=0.0)]),
     "anw.theorem1.probability": (f_theorem1_prob, [dict(omega=0.0), dict(omega=4.0), dict(omega=5.0),
                                                    dict(omega=12.0)]),
     "anw.corollary1.sparse": (f_cor1_sparse, [dict(T=10 ** 6, **_EX2, delta=1.0),
@@ -367,6 +389,18 @@ FORMULAS = {
     "anw.section3.1.sgd": (f_sgd, [dict(T=10 ** 4, gamma=1 / 3, G2=math.sqrt(2000), sigma2=7.0),
                                    dict(T=1, gamma=1.0, G2=0.0, sigma2=0.0),
                                    dict(T=10 ** 6, gamma=0.05, G2=3.0, sigma2=1.5, c=10.0)]),
+    "anw.section3.1.single_step": (f_single_step, [dict(T=20_000, d=40_000, R=2.0, gamma=0.5, G=0.0, sigma=3.0),
+                                                   dict(T=1, d=3, R=0.0, gamma=1.0, G=1.0, sigma=1.0),
+                                                   dict(T=10 ** 9, d=2000, R=7.5, gamma=1 / 3, G=2.5, sigma=0.0,
+                                                        c=4.0)]),
+    "anw.section3.1.fixed_lambda": (f_fixed_lambda, [dict(sigma=2.0, d=40_000, T=20_000), dict(sigma=0.0, d=3, T=1),
+                                                     dict(sigma=7.0, d=2000, T=10 ** 8)]),
+    "anw.section3.1.fixed_lambda.rate": (f_theorem1_example1, [dict(T=20_000, d=40_000, s=11, B=1.0, gamma=0.1,
+                                                                    omega=0.0),
+                                                               dict(T=1, d=3, s=0.5, B=4.0, gamma=2.0, omega=3.0,
+                                                                    eps2=0.25, c=0.5),
+                                                               dict(T=10 ** 12, d=2000, s=8, B=0.5, gamma=1e-3,
+                                                                    omega=5.0)]),
     "anw.section4.lambda": (f_rda_lambda, [dict(eta=math.sqrt(0.5), d=40_000, T=20_000), dict(eta=1e-3, d=3, T=1),
                                            dict(eta=5.0, d=2000, T=10 ** 8)]),
 }
@@ -381,7 +415,7 @@ def _close(got, want):
 # --------------------------------------------------------------------------------------------------- tests
 def test_formulas_cover_every_entry_of_the_scope():
     scope = {e.key for e in registry.REGISTRY if e.source.startswith("Agarwal")}
-    assert len(scope) == 32
+    assert len(scope) == 36
     assert set(FORMULAS) == scope
 
 

@@ -348,6 +348,34 @@ def dssc_lemma3(v, w):
     return max((abs(float(b)) for a, b in zip(v, w) if float(a) * float(b) < 0), default=0.0)
 
 
+def dssc_eq9(v, z):
+    # (9) in exact rationals: with mu_{n+1} = 0 appended, the one index rho with
+    # sum_{i <= rho}(mu_i - mu_rho) < z <= sum_{i <= rho + 1}(mu_i - mu_{rho + 1}); both inequalities checked at
+    # every j, and exactly one j must satisfy them
+    mu = sorted((_F(x) for x in v), reverse=True) + [Fraction(0)]
+    Z = _F(z)
+    hits = [j for j in range(1, len(mu))
+            if sum(m - mu[j - 1] for m in mu[:j]) < Z <= sum(m - mu[j] for m in mu[:j + 1])]
+    assert len(hits) == 1, hits
+    return hits[0]
+
+
+def dssc_eq10(v, z):
+    # (10): theta = (sum over the entries >= the pivot mu_rho - z)/rho, rho from (9)
+    mu = sorted((_F(x) for x in v), reverse=True)
+    rho = dssc_eq9(v, z)
+    top = [m for m in mu if m >= mu[rho - 1]]
+    assert len(top) == rho
+    return float((sum(top) - _F(z)) / rho)
+
+
+def dssc_eq11(v, z, value):
+    # (11), read through Figure 3's test: an entry of value u is in the support iff u > theta, theta the exact
+    # threshold of the simplex projection of v (found by trying every support size)
+    theta, _ = _simplex_projection([float(x) for x in v], float(z))
+    return _F(value) > _F(theta)
+
+
 def _ball_projection(v, z):
     """Projection onto ||w||_1 <= z: v itself inside the ball, else sign(v) * (simplex projection of |v|)
     (the reduction the paper builds on Lemma 3)."""
@@ -518,6 +546,20 @@ FORMULAS = {
         {"v": _V1, "z": 1.0}, {"v": _V1, "z": 3.0}, {"v": _V1, "z": 100.0}, {"v": _V2, "z": 0.5},
         {"v": _V2, "z": 2.0}, {"v": np.array([2.0, 1.0, 0.0]), "z": 1.0}, {"v": np.array([5.0]), "z": 2.0},
         {"v": -np.abs(_V1), "z": 1e-3}]),
+    "dssc.eq9": (dssc_eq9, [
+        {"v": np.abs(_V1), "z": 1.0}, {"v": np.abs(_V1), "z": 3.0}, {"v": np.abs(_V2), "z": 0.5},
+        {"v": np.abs(_V2), "z": float(np.abs(_V2).sum())}, {"v": np.array([2.0, 1.0, 1.0, 0.0]), "z": 1.0},
+        {"v": np.array([5.0]), "z": 2.0}, {"v": np.array([0.75, 0.75, 0.75, 0.25]), "z": 0.5}]),
+    "dssc.eq10": (dssc_eq10, [
+        {"v": np.abs(_V1), "z": 1.0}, {"v": np.abs(_V1), "z": 3.0}, {"v": np.abs(_V2), "z": 0.5},
+        {"v": np.abs(_V2), "z": float(np.abs(_V2).sum())}, {"v": np.array([2.0, 1.0, 1.0, 0.0]), "z": 1.0},
+        {"v": np.array([5.0]), "z": 2.0}, {"v": np.array([0.75, 0.75, 0.75, 0.25]), "z": 0.5}]),
+    "dssc.eq11": (dssc_eq11, [
+        {"v": np.abs(_V2), "z": 0.5, "value": float(x)} for x in (2.0, 1.5, 0.75, 0.5, 0.25, 0.125)] + [
+        {"v": np.abs(_V2), "z": 0.5, "value": 1.875}, {"v": np.abs(_V2), "z": 0.5, "value": 1.625},
+        {"v": np.abs(_V2), "z": 0.5, "value": 3.0}, {"v": np.abs(_V2), "z": 0.5, "value": -1.0},
+        {"v": np.array([2.0, 1.0, 1.0, 0.0]), "z": 1.0, "value": 1.0},
+        {"v": np.array([2.0, 1.0, 1.0, 0.0]), "z": 1.0, "value": 1.5}]),
     "dssc.lemma3": (dssc_lemma3, [
         {"v": _V1, "w": np.asarray(_ball_projection(list(_V1), 1.0))},
         {"v": _V2, "w": np.asarray(_ball_projection(list(_V2), 100.0))},
@@ -546,7 +588,7 @@ def _compare(key, got, want, rtol, atol):
 
 def test_scope_is_covered():
     scope = {e.key for e in registry.REGISTRY if e.source in SOURCES}
-    assert len(scope) == 39
+    assert len(scope) == 42
     assert scope == set(FORMULAS)
 
 

@@ -147,6 +147,16 @@ def runs(delta):
     return r
 
 
+def eq6(a, y, loss):
+    # (6) as printed: L'(a, y) = a - y (squared), -y/(1 + exp(a y)) (logistic); the hinge loss's sub-gradient
+    # -y on ya < 1 and 0 elsewhere (the paper's (6) has no hinge case; l1lab's Loss documents this choice)
+    if loss == "squared":
+        return float(Fraction(a) - Fraction(y))
+    if loss == "logistic":
+        return -y / (1.0 + math.exp(a * y))
+    return -float(y) if a * y < 1 else 0.0
+
+
 def eq7(loss):
     # beta = sup_a L''(a, y): 1 (squared), 1/4 (logistic); the hinge loss has no finite bound (kink at ya = 1)
     if loss == "hinge":
@@ -625,6 +635,10 @@ FORMULAS = {
                                 dict(T=_T_arr, d=13, psi0=1.7), dict(T=10 ** 7, d=2, psi0=0.0)]),
     "sst.theorem2.runs": (runs, [dict(delta=0.5), dict(delta=0.25), dict(delta=0.3), dict(delta=0.1),
                                  dict(delta=0.01), dict(delta=2.0 ** -10), dict(delta=0.999), dict(delta=1e-300)]),
+    "sst.eq6": (eq6, [dict(a=0.3, y=1.0, loss="logistic"), dict(a=-2.5, y=-1.0, loss="logistic"),
+                      dict(a=30.0, y=-1.0, loss="logistic"), dict(a=0.0, y=1.0, loss="logistic"),
+                      dict(a=0.75, y=-1.25, loss="squared"), dict(a=1e8, y=3.0, loss="squared"),
+                      dict(a=0.5, y=1.0, loss="hinge"), dict(a=2.0, y=1.0, loss="hinge")]),
     "sst.eq7": (eq7, [dict(loss="squared"), dict(loss="logistic"), dict(loss="hinge")]),
     "sst.eq10": (eq10, [dict(w_j=0.5, g_j=0.3, beta=1.0, lam=0.1), dict(w_j=-0.2, g_j=-0.4, beta=0.25, lam=0.05),
                         dict(w_j=0.3, g_j=0.05, beta=1.0, lam=0.5), dict(w_j=0.0, g_j=0.0, beta=1.0, lam=0.0),
@@ -796,7 +810,7 @@ def _compare(key, got, want):
 
 
 def test_formulas_cover_the_scope_exactly():
-    assert len(SCOPE) == 54
+    assert len(SCOPE) == 55
     assert sorted(FORMULAS) == SCOPE
 
 

@@ -264,3 +264,52 @@ def test_eq12_link_inverse_inverts_the_link_and_is_a_gradient(p):
     h = 1e-6
     fd = np.array([(half_sq(theta + h * e) - half_sq(theta - h * e)) / (2 * h) for e in np.eye(7)])
     np.testing.assert_allclose(w, fd, rtol=1e-6, atol=1e-9)
+
+
+# ---- Eq. (6): the loss derivatives ------------------------------------------------------------------------
+
+def test_loss_derivative_is_the_derivative_of_the_loss():
+    """Central differences of the losses written out here (not l1lab's) against eq. (6)."""
+    values = {"squared": lambda a, y: (a - y) ** 2 / 2, "logistic": lambda a, y: math.log1p(math.exp(-y * a))}
+    h = 1e-6
+    for loss, f in values.items():
+        for a, y in [(0.3, 1.0), (-2.0, -1.0), (4.0, 1.0), (0.0, -1.0), (1.5, 0.25)]:
+            if loss == "logistic" and y not in (1.0, -1.0):
+                continue
+            fd = (f(a + h, y) - f(a - h, y)) / (2 * h)
+            assert sst.loss_derivative(a, y, loss) == pytest.approx(fd, rel=1e-7, abs=1e-9)
+    a = np.linspace(-3, 3, 7)
+    got = sst.loss_derivative(a[:, None], np.array([-1.0, 1.0]), "logistic")
+    assert got.shape == (7, 2) and np.all(np.abs(got) < 1)
+    assert sst.loss_derivative(0.5, 1.0, "hinge") == -1.0 and sst.loss_derivative(1.5, 1.0, "hinge") == 0.0
+    with pytest.raises(ValueError, match="unknown loss"):
+        sst.loss_derivative(0.0, 1.0, "cubic")
+
+
+# ---- Duchi et al. (2008), (9)-(11): the pivot characterization and the tree's test -----------------------
+
+def test_pivot_rank_threshold_and_test_agree_with_lemma2_and_the_projection():
+    from l1lab.projections import project_simplex
+    from l1lab.theory import duchi2008 as dssc
+
+    rng = np.random.default_rng(11)
+    cases = [np.abs(rng.normal(size=n)) for n in (1, 2, 7, 50)]
+    cases += [rng.integers(0, 4, size=30).astype(float), np.array([0.75, 0.75, 0.75, 0.25]), np.zeros(3) + 2.0]
+    for u in cases:
+        for frac in (1e-3, 0.1, 0.5, 0.999, 1.0):
+            z = frac * u.sum()
+            if z <= 0:
+                continue
+            rho = dssc.pivot_rank(u, z)
+            w = project_simplex(u, z)
+            assert rho == dssc.simplex_support_size(u, z) == np.count_nonzero(w > 0) or frac == 1.0
+            assert dssc.pivot_threshold(u, z) == pytest.approx(dssc.simplex_theta(u, z), abs=1e-12 * u.max())
+            tests = np.array([dssc.support_test(u, z, x) for x in u])
+            assert np.array_equal(tests, w > 0) or frac == 1.0
+            assert tests.sum() == rho
+    with pytest.raises(ValueError, match=">= 0"):
+        dssc.pivot_rank(np.array([1.0, -0.5]), 0.2)
+    with pytest.raises(ValueError, match="sum"):
+        dssc.pivot_threshold(np.array([0.1, 0.2]), 1.0)
+    with pytest.raises(ValueError, match="sum"):
+        dssc.support_test(np.array([0.1, 0.2]), 1.0, 0.15)

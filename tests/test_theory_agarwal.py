@@ -313,3 +313,47 @@ def test_notation_names_sigma_the_sub_gaussian_parameter_and_eta_the_noise_level
         for cell in r.split("|"):
             if "noise level" in cell and r"$\sigma$" in cell:
                 assert r"noise level is $\eta$" in cell, cell
+
+
+# ---- Section 3.1: the Example-1 form of Theorem 1, the single-step rate, the fixed lambda ---------------------
+
+@pytest.mark.parametrize("T,omega,eps2", [(10 ** 7, 5.0, 0.0), (10 ** 9, 0.0, 0.3), (10 ** 15, 12.0, 1e-4)])
+def test_example1_form_is_theorem1_with_G_B_sigma_2B_up_to_the_log_log_term(T, omega, eps2):
+    """Theorem 1 with Example 1's G = B and sigma = 2B has the bracket s B^2/(gamma^2 T)(5 log d + 4 omega^2 +
+    4 log(kappa_T/log d)): the simplified form is that with 1 log d + omega^2; kappa_T written out from (11)."""
+    d, s, B, gamma, R = 2000, 8, 1.0, 0.1, 1.0
+    L = math.log(d)
+    kappa = math.log2(gamma ** 2 * R ** 2 * T / (s ** 2 * (5 * B ** 2 * L + omega ** 2 * 4 * B ** 2))) * L
+    full = th.theorem1_bound(T, d, s, gamma, R, B, 2 * B, omega, eps2=eps2)
+    simple = th.theorem1_example1_bound(T, d, s, B, gamma, omega, eps2=eps2)
+    head = s * B ** 2 / (gamma ** 2 * T)
+    assert full == pytest.approx(head * (5 * L + 4 * omega ** 2 + 4 * math.log(kappa / L)) + eps2, rel=1e-12)
+    assert simple == pytest.approx(head * (L + omega ** 2) + eps2, rel=1e-12)
+    ratio = th.theorem1_bound(T, d, s, gamma, R, B, 2 * B, omega) / th.theorem1_example1_bound(T, d, s, B, gamma, omega)
+    assert 4 <= ratio <= (5 + 4 * math.log(kappa / L) / (L + omega ** 2)) * (1 + 1e-12)  # equal at omega = 0
+    assert th.theorem1_example1_bound(T, d, s, B, gamma, omega, eps2=eps2, c=2.5) == pytest.approx(2.5 * simple)
+
+
+def test_single_step_rate_is_a_gap_over_the_curvature_and_decays_like_one_over_root_T():
+    d, R, gamma, G_, sig = 40_000, 3.0, 0.5, 1.0, 2.0
+    r = [th.single_step_rate(T, d, R, gamma, G_, sig) for T in (10 ** 4, 4 * 10 ** 4, 16 * 10 ** 4)]
+    assert r[0] / r[1] == pytest.approx(2.0, rel=1e-12) and r[1] / r[2] == pytest.approx(2.0, rel=1e-12)
+    assert r[0] == pytest.approx(R * math.sqrt((G_ ** 2 + sig ** 2) * math.log(d) / 10 ** 4) / gamma, rel=1e-12)
+    # the two printed forms: R = s ||theta*||_inf (Section 3.1) and R = sqrt(s) ||theta*||_2 (the abstract)
+    s, T = 16, 10 ** 6
+    theta = np.zeros(d)
+    theta[:s] = 1.0
+    unit = dict(T=T, d=d, gamma=1.0, G=1.0, sigma=0.0)
+    assert th.single_step_rate(R=np.abs(theta).sum(), **unit) == pytest.approx(s * math.sqrt(math.log(d) / T))
+    assert th.single_step_rate(R=np.abs(theta / math.sqrt(s)).sum(), **unit) == pytest.approx(
+        math.sqrt(s * math.log(d) / T))
+    # one step is slower than the multi-step target s (G^2 + sigma^2) log d/(gamma^2 T) once T is large
+    target = s * (G_ ** 2 + sig ** 2) * math.log(d) / (gamma ** 2 * 10 ** 9)
+    assert th.single_step_rate(10 ** 9, d, R, gamma, G_, sig) > target
+
+
+def test_fixed_lambda_of_section_3_1_is_section_4_rda_lambda_with_sigma_4_eta():
+    for eta, d, T in [(math.sqrt(0.5), 40_000, 20_000), (0.1, 3, 1), (2.0, 2000, 10 ** 8)]:
+        assert th.fixed_lambda(4 * eta, d, T) == pytest.approx(th.rda_lambda(eta, d, T), rel=1e-14)
+        assert th.fixed_lambda(1.0, d, 4 * T) == pytest.approx(th.fixed_lambda(1.0, d, T) / 2, rel=1e-14)
+    assert th.fixed_lambda(0.0, 2000, 10) == 0.0

@@ -339,9 +339,29 @@ def theorem1_bound(T, d, s, gamma, R1, G, sigma, omega, eps2=0.0, c0=1.0):
 @_checked
 def theorem1_probability(omega):
     r"""Theorem 1 of Agarwal, Negahban & Wainwright (2012): the bound (13) holds with probability at least
-    :math:`1 - 6\exp(-\omega^2/12)` (clipped at 0; it is positive for omega > sqrt(12 log 6) = 4.63)."""
+    :math:`1 - 6\exp(-\omega^2/12)` (clipped at 0; it is positive for omega > sqrt(12 log 6) = 4.637)."""
     _nonneg(omega=omega)
     return max(0.0, 1.0 - 6.0 * math.exp(-omega ** 2 / 12.0))
+
+
+@_checked
+def theorem1_example1_bound(T, d, s, B, gamma, omega, eps2=0.0, c=1.0):
+    r"""Theorem 1 of Agarwal, Negahban & Wainwright (2012) in the setup of Example 1, the form that Section 3.1
+    prints after the theorem:
+
+    .. math:: \|\hat\theta_T - \theta^*\|_2^2 = O\Big(\frac{sB^2}{\gamma^2T}(\log d + \omega^2)
+              + \varepsilon^2(\theta^*; S)\Big),
+
+    returned as ``c`` times the bracket (``c`` is the hidden constant; the default 1.0 shows the shape only).
+    With Example 1's G = B and sigma = 2B, Theorem 1's bracket is
+    :math:`\frac{sB^2}{\gamma^2T}\big(5\log d + 4\omega^2 + 4\log\frac{\kappa_T}{\log d}\big) + \varepsilon^2`:
+    the simplified form drops the term :math:`4\log(\kappa_T/\log d)`, of order log log T, into the O(.).
+    Section 3.1 states the same scaling, up to logarithmic factors, for EDA with the fixed regularization of
+    :func:`fixed_lambda`."""
+    d = _dim(d)
+    _pos(T=T, s=s, B=B, gamma=gamma, c=c)
+    _nonneg(omega=omega, eps2=eps2)
+    return c * (s * B * B / (gamma ** 2 * T) * (math.log(d) + omega ** 2) + eps2)
 
 
 @checked(_P, delta=positive())
@@ -490,6 +510,40 @@ def sgd_rate(T, gamma, G2, sigma2, c=1.0):
     _pos(T=T, gamma=gamma, c=c)
     _nonneg(G2=G2, sigma2=sigma2)
     return c * (G2 ** 2 + sigma2 ** 2) / (gamma ** 2 * T)
+
+
+@_checked
+def single_step_rate(T, d, R, gamma, G, sigma, c=1.0):
+    r"""Section 3.1 of Agarwal, Negahban & Wainwright (2012): the single-step method (mirror descent or dual
+    averaging with RADAR's prox-function, one epoch over the l1 ball of radius R >= ||theta*||_1) converges at a
+    rate that does not use the strong convexity.  Its explicit shape: a gap of order
+    :math:`R\sqrt{(G^2 + \sigma^2)\log d/T}` (G, sigma the l_inf constants of Assumptions 1 and 3) turned
+    into a squared error by the curvature gamma,
+
+    .. math:: \|\theta_T - \theta^*\|_2^2 \lesssim \frac{R}{\gamma}\sqrt{\frac{(G^2 + \sigma^2)\log d}{T}},
+
+    ``c`` times it (the hidden constant; default 1.0, the shape only).  The paper prints the rate as
+    :math:`O(s\sqrt{\log d/T})` in Section 3.1 and its introduction (R <= s ||theta*||_inf) and as
+    :math:`O(\sqrt{s\log d/T})` in its abstract (R <= sqrt(s) ||theta*||_2): both are this bound with the
+    constants absorbed, for two different normalizations of theta*."""
+    d = _dim(d)
+    _pos(T=T, gamma=gamma, c=c)
+    _nonneg(R=R, G=G, sigma=sigma)
+    return c * R / gamma * math.sqrt((G * G + sigma * sigma) * math.log(d) / T)
+
+
+@_checked
+def fixed_lambda(sigma, d, T):
+    r"""Section 3.1 of Agarwal, Negahban & Wainwright (2012): the fixed regularization
+    :math:`\lambda = \sigma\sqrt{\log d/T}` (sigma of Assumption 3) for the multi-step method of Juditsky and
+    Nesterov on the regularized problem (EDA); the paper says it reaches the scaling of Theorem 1,
+    :math:`\tilde O(\frac{sB^2}{\gamma^2T}(\log d + \omega^2))` in the setup of Example 1
+    (:func:`theorem1_example1_bound`), with first epochs much longer than needed.  Its simulations use RDA's
+    :math:`4\eta\sqrt{\log d/T}` instead (:func:`rda_lambda`)."""
+    d = _dim(d)
+    _pos(T=T)
+    _nonneg(sigma=sigma)
+    return sigma * math.sqrt(math.log(d) / T)
 
 
 @checked(_P, eta=positive())

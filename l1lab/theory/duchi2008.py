@@ -1,15 +1,19 @@
 r"""Results of Duchi, Shalev-Shwartz, Singer & Chandra, *Efficient Projections onto the l1-Ball for Learning in
 High Dimensions*, ICML 2008 (Sections 3-4), as checkable functions.  The source text is OCR-damaged; the
 statements below are re-derived from the KKT conditions of the projection problems (3) and (7).
+
+Section 5's characterization (9)-(10) and Section 6's test (11) are stated for a vector u >= 0 (the magnitudes
+|v| of the ball's reduction) with an entry u_{n+1} = 0 appended; they describe the projection when sum(u) >= z,
+where the threshold is >= 0.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from .._validate import check_array, checked, positive, vector
+from .._validate import check_array, checked, positive, real, vector
 
 #: The domain of every parameter of this module, by name (checked before each call; see ``l1lab._validate``).
-_P = {"v": vector(), "z": positive(), "w": vector()}
+_P = {"v": vector(), "z": positive(), "w": vector(), "value": real()}
 _checked = checked(_P)
 
 
@@ -59,3 +63,55 @@ def lemma3_violation(v, w):
     w = check_array(w, "w", shape=v.shape, like="v")
     bad = np.sign(w) * np.sign(v) < 0
     return float(np.abs(w[bad]).max()) if bad.any() else 0.0
+
+
+def _magnitudes(v, z):
+    u = check_array(v, "v")
+    if (u < 0).any():
+        raise ValueError("v must be >= 0 (the magnitudes |v| that the ball reduces to): (9)-(11) append an entry "
+                         f"0 and hold for nonnegative vectors only; got a smallest entry {u.min()!r}")
+    if not u.sum() >= z:
+        raise ValueError(f"sum(v) must be >= z for (9)-(10) (then the threshold is >= 0); got sum(v) = {u.sum()!r} < "
+                         f"z = {z!r}: every entry is in the support, see simplex_support_size")
+    return u
+
+
+@_checked
+def pivot_rank(v, z):
+    r"""Eq. (9) of Duchi et al. (2008): with :math:`\mu` = v sorted in descending order and
+    :math:`\mu_{n+1} = 0` appended, the support size of the simplex projection is the index rho with
+
+    .. math:: \sum_{i=1}^{\rho}(\mu_i - \mu_\rho) < z \le \sum_{i=1}^{\rho+1}(\mu_i - \mu_{\rho+1}),
+
+    the same rho as Lemma 2's (:func:`simplex_support_size`).  For v >= 0 with sum(v) >= z."""
+    u = _magnitudes(v, z)
+    mu = np.concatenate((np.sort(u)[::-1], [0.0]))
+    k = np.arange(1, mu.size + 1)
+    mass = np.cumsum(mu) - k * mu  # sum_{i <= j} (mu_i - mu_j), nondecreasing in j
+    return int(np.count_nonzero(mass < z))
+
+
+@_checked
+def pivot_threshold(v, z):
+    r"""Eq. (10) of Duchi et al. (2008): the threshold from the pivot :math:`v_{(\rho)}` of (9),
+    :math:`\theta = \frac1\rho\big(\sum_{i : v_i \ge v_{(\rho)}} v_i - z\big)`; no entry below the pivot
+    equals it (an equal entry would pass the first inequality of (9) too), so the sum has rho terms.
+    For v >= 0 with sum(v) >= z."""
+    u = _magnitudes(v, z)
+    rho = pivot_rank(u, z)
+    pivot = np.sort(u)[::-1][rho - 1]
+    return (float(u[u >= pivot].sum()) - z) / rho
+
+
+@_checked
+def support_test(v, z, value):
+    r"""Eq. (11) of Duchi et al. (2008), the test of the tree search of its Figure 3: a value u is not smaller
+    than the pivot (an entry of value u is in the support) if and only if
+
+    .. math:: \sum_{j : v_j \ge u} v_j < |\{j : v_j \ge u\}|\,u + z .
+
+    Our copy of the paper prints the inequality the other way round; Figure 3 tests this one.  For every real u it
+    holds exactly when u is above the threshold theta of (10).  For v >= 0 with sum(v) >= z."""
+    u = _magnitudes(v, z)
+    above = u >= value
+    return bool(float(u[above].sum()) < int(np.count_nonzero(above)) * value + z)

@@ -446,6 +446,18 @@ def mean_squared_row_norm(problem):
     return float(sq) / problem.m
 
 
+@checked(_P, a=reals(), y=reals())
+def loss_derivative(a, y, loss):
+    r"""Eq. (6) of Shalev-Shwartz & Tewari (2011): the derivative of the loss in its first argument,
+    :math:`L'(a, y) = a - y` for the squared loss (a - y)^2/2 and :math:`-y/(1 + \exp(ay))` for the logistic
+    loss log(1 + exp(-ya)); for the hinge loss a sub-gradient (-y where ya < 1, else 0).  Element-wise over
+    arrays (numpy broadcasting); a float for two scalars."""
+    from ..losses import get_loss
+
+    out = get_loss(loss).deriv(a, y)
+    return float(out) if out.ndim == 0 else out
+
+
 @_checked
 def loss_curvature_bound(loss):
     r"""Eq. (7) of Shalev-Shwartz & Tewari (2011): the bound :math:`L''(a, y) \le \beta` for every a, the
