@@ -155,3 +155,61 @@ def test_lemma1_detects_a_non_prefix_support():
     from l1lab.theory import duchi2008 as dssc
 
     assert dssc.lemma1_violation(np.array([3.0, 2.0, 1.0]), np.array([0.0, 0.5, 0.5])) == 0.5
+
+
+# ---- long vectors: Condat's method first keeps the entries above a certified lower bound of theta --------------
+_N = 1 << 17   # above l1lab.projections.dense._PREFILTER_N
+
+
+def _long_cases():
+    rng = np.random.default_rng(17)
+    g = rng.standard_normal(_N)
+    ties = rng.integers(-5, 6, size=_N).astype(float)
+    # the strided sample sees only large entries: its bound is too high, the certificate fails
+    fooled = np.full(_N, 0.1)
+    fooled[::_N // 4096] = 10.0
+    # large entries the sample does not see: the bound is low, the certificate holds with many entries kept
+    hidden = rng.uniform(0, 1e-3, size=_N)
+    hidden[1::97] = 5.0
+    cases = [(g, np.abs(g).sum() * f) for f in (1e-4, 0.01, 0.3, 0.9, 0.999)]
+    cases += [(ties, np.abs(ties).sum() * f) for f in (1e-3, 0.2, 0.7)]
+    cases += [(fooled, 1000.0), (hidden, 50.0), (g * 1e250, 1e248), (g * 1e-250, 1e-253)]
+    return cases
+
+
+@pytest.mark.parametrize("case", range(12))
+def test_long_vectors_condat_with_the_certified_bound_agrees_with_sort(case):
+    from l1lab.projections import dense
+
+    assert _N >= dense._PREFILTER_N
+    v, z = _long_cases()[case]
+    w = project_l1_ball(v, z, "condat")
+    ref = project_l1_ball(v, z, "sort")
+    np.testing.assert_allclose(w, ref, atol=1e-12 * z, rtol=0)
+    assert abs(np.abs(w).sum() - z) <= 1e-12 * z
+    check_ball_kkt(v / z, w / z, 1.0, l1_ball_threshold(v, z, "condat") / z)
+    # the simplex of the same entries (negative ones included)
+    ws, wsort = project_simplex(v, z, "condat"), project_simplex(v, z, "sort")
+    np.testing.assert_allclose(ws, wsort, atol=1e-12 * max(z, np.abs(v).max()), rtol=0)
+
+
+def test_the_bound_is_certified_or_not_used():
+    """The prefilter keeps a superset of the support when its certificate holds, and declines when it fails."""
+    from l1lab.projections import dense
+
+    used = 0
+    for v, z in _long_cases():
+        u = np.abs(v)
+        kept = dense._prefiltered(u, z)
+        theta = dense._threshold_sort(u, z)
+        if kept is None:
+            continue
+        used += 1
+        assert np.count_nonzero(u > theta) <= kept.size          # the support is among the kept entries
+        assert kept.min() <= u[u > theta].min()
+    assert used >= 8
+    fooled = np.full(_N, 0.1)
+    fooled[::_N // 4096] = 10.0
+    assert dense._prefiltered(fooled, 1000.0) is None              # the sample's bound is above theta
+    rng = np.random.default_rng(3)
+    assert dense._prefiltered(np.abs(rng.standard_normal(_N)), 100.0).size < _N // 10

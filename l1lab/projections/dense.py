@@ -11,7 +11,11 @@ entry keeps its sign).  The methods differ only in how they find theta:
 * ``"sort"``  -- Figure 1: sort (numpy, O(n log n)), then one pass over the prefix sums;
 * ``"pivot"`` -- Figure 2: randomized pivoting like quickselect, expected O(n), no sort;
 * ``"condat"`` -- Condat (2016): one pass that keeps a running estimate of theta and a list of candidate
-  entries, then a few cleaning passes; O(n) observed and the fastest known in practice.
+  entries, then a few cleaning passes; O(n) observed and the fastest known in practice.  Beyond the paper, for
+  n >= 65536 it first runs on the entries above a *certified* lower bound of theta only (:func:`_prefiltered`):
+  the bound is the threshold of a strided sample of 4096 entries for twice the proportional radius, certified by
+  one pass (sum of max(v_i - L, 0) >= z implies theta >= L, so no entry <= L is in the support); when the
+  certificate fails the method runs on all of v.
 
 Every method returns a new array (never the input object).
 
@@ -58,6 +62,12 @@ def _check(v, z, name="v", method=None, seed=_UNSET):
     return v, z
 
 
+#: Condat's method first discards the entries below a certified lower bound of theta when v has at least this many
+#: entries (see :func:`_prefiltered`), estimated from a strided sample of about _SAMPLE entries
+_PREFILTER_N = 1 << 16
+_SAMPLE = 4096
+
+
 # ------------------------------------------------------------------------------------- thresholds on u >= 0
 def _threshold_sort(u, z):
     """Figure 1: theta for the simplex projection of u (sum(u) > z or any u)."""
@@ -71,10 +81,11 @@ def _threshold_sort(u, z):
 
 
 @njit(cache=True)
-def _threshold_pivot(u, z, seed):
-    """Figure 2: expected linear time.  Works on a copy, partitioned in place around random pivots."""
+def _threshold_pivot(u, z, seed, absolute=False):
+    """Figure 2: expected linear time.  Works on a copy (of |u| with ``absolute``), partitioned in place around
+    random pivots."""
     np.random.seed(seed)
-    work = u.copy()
+    work = np.abs(u) if absolute else u.copy()
     lo, hi = 0, work.shape[0]  # the candidate set U = work[lo:hi]
     s = 0.0  # sum of the entries known to be in the support
     rho = 0  # their number
@@ -106,22 +117,23 @@ def _threshold_pivot(u, z, seed):
                     break
             hi = g - 1
     if rho == 0:  # only when z is below rounding of the largest entry: the support is {argmax}
-        return u.max() - z
+        return work.max() - z
     return (s - z) / rho
 
 
 @njit(cache=True)
-def _threshold_condat(y, a):
-    """Condat (2016), Algorithm 'proposed': theta such that sum(max(y - theta, 0)) = a."""
+def _threshold_condat(y, a, absolute=False):
+    """Condat (2016), Algorithm 'proposed': theta such that sum(max(y - theta, 0)) = a (of |y| with
+    ``absolute``, read on the fly)."""
     n = y.shape[0]
     v = np.empty(n)
     vt = np.empty(n)
     nv = 1
     nvt = 0
-    v[0] = y[0]
-    rho = y[0] - a
+    v[0] = abs(y[0]) if absolute else y[0]
+    rho = v[0] - a
     for i in range(1, n):
-        yi = y[i]
+        yi = abs(y[i]) if absolute else y[i]
         if yi > rho:
             rho += (yi - rho) / (nv + 1)
             if rho > yi - a:
@@ -181,9 +193,9 @@ def _support_threshold(u, z, theta):
 
 
 @njit(cache=True)
-def _fixed_point_pass(u, a, c, tol):
-    """One pass of :func:`_fixed_point`: over S = {d > c}, d = u - a, the compensated sum (Neumaier) as
-    (sum, compensation), |S|, min over S, max outside S, and the number of d within tol of c."""
+def _fixed_point_pass(u, a, c, tol, absolute):
+    """One pass of :func:`_fixed_point`: over S = {d > c}, d = u - a (|u| - a with ``absolute``), the compensated
+    sum (Neumaier) as (sum, compensation), |S|, min over S, max outside S, and the number of d within tol of c."""
     s = 0.0
     comp = 0.0
     cnt = 0
@@ -191,7 +203,7 @@ def _fixed_point_pass(u, a, c, tol):
     dmin_in = np.inf
     dmax_out = -np.inf
     for i in range(u.shape[0]):
-        d = u[i] - a
+        d = (abs(u[i]) if absolute else u[i]) - a
         near += abs(d - c) <= tol
         if d > c:
             t = s + d
@@ -213,7 +225,7 @@ _NEAR_COUNT = 4
 
 
 @njit(cache=True)
-def _fixed_point(u, a, z):
+def _fixed_point(u, a, z, absolute=False):
     """The correction c with theta = a + c exactly enough: S = {d_i > c}, c = (sum_S d_i - z)/|S|, d_i = u_i - a.
 
     Michelot's iteration: for any set S of the largest entries, (sum_S d - z)/|S| is at most the true c, so the
@@ -221,12 +233,12 @@ def _fixed_point(u, a, z):
     from S = {d > 0} (u > a) and stops at once when that set is consistent with its own c (or inconsistent only
     by a few entries within eps z of it, as when an entry lies exactly at the threshold).  The sum is compensated
     (Neumaier), so c is accurate to the size of the d_i in the support, which is that of z when ``a`` is within z
-    of theta (the caller's choice).  Returns (c, |S|)."""
+    of theta (the caller's choice).  With ``absolute`` the entries are |u_i|.  Returns (c, |S|)."""
     c = 0.0
     prev = -1
     tol = 2.220446049250313e-16 * z
     for _ in range(u.shape[0] + 3):
-        s, comp, cnt, near, dmin_in, dmax_out = _fixed_point_pass(u, a, c, tol)
+        s, comp, cnt, near, dmin_in, dmax_out = _fixed_point_pass(u, a, c, tol, absolute)
         if cnt == 0:  # c at or above every d: start below the answer, from S = {the largest entry}
             c = dmax_out - z
             prev = -1
@@ -313,17 +325,16 @@ def _anchor(theta, top, z):
 
 
 @njit(cache=True)
-def _abs_sum_max(v):
-    u = np.empty_like(v)
+def _abs_total_top(v):
+    """(||v||_1, max |v_i|) in one pass, without forming |v|."""
     s = 0.0
     mx = 0.0
     for i in range(v.shape[0]):
         x = abs(v[i])
-        u[i] = x
         s += x
         if x > mx:
             mx = x
-    return u, s, mx
+    return s, mx
 
 
 @njit(cache=True)
@@ -356,19 +367,68 @@ def _shrink_signed(v, theta):
     return out
 
 
-def _threshold(u, z, method, seed, top):
+@njit(cache=True)
+def _above(u, low, absolute, cap):
+    """The entries of u (|u| with ``absolute``) above ``low``, in order, at most ``cap`` of them; the sum of
+    (u_i - low) over all of them; and their number (above ``cap`` when they did not all fit)."""
+    out = np.empty(cap)
+    k = 0
+    f = 0.0
+    for i in range(u.shape[0]):
+        x = abs(u[i]) if absolute else u[i]
+        if x > low:
+            if k < cap:
+                out[k] = x
+            k += 1
+            f += x - low
+    return out[:min(k, cap)], f, k
+
+
+def _prefiltered(u, z, absolute=False):
+    """The entries of u (|u| with ``absolute``) that can be in the support of the simplex projection of radius z,
+    or None.
+
+    L = the sort threshold of the strided sample u[::n // 4096] for the radius 2 z (sample size)/n, a guess of
+    a value a little below theta; f(L) = sum max(u_i - L, 0) is computed in the pass that gathers {u_i > L}.  f
+    decreases and f(theta) = z, so f(L) >= z certifies theta >= L: every entry <= L is outside the support, and the
+    projection of the gathered entries has the same theta (the others add max(u_i - theta, 0) = 0 to both sums).
+    The margin 1e-6 covers the rounding of f.  None when the certificate fails (the caller uses all of u).
+    The gathered entries go to an array sized from the sample's count (no full-length temporary: a second one
+    alive at the same time costs the page faults of fresh memory on every call), a second pass if they overflow."""
+    n = u.shape[0]
+    sample = u[::n // _SAMPLE]
+    if absolute:
+        sample = np.abs(sample)
+    zs = 2.0 * z * sample.shape[0] / n
+    if not sample.sum() > zs:
+        return None
+    low = float(_threshold_sort(sample, zs))
+    cap = min(n, 2 * int(np.count_nonzero(sample > low)) * (n // sample.shape[0]) + 1024)
+    kept, f, k = _above(u, low, absolute, cap)
+    if not f >= z * (1.0 + 1e-6):
+        return None
+    if k > cap:
+        kept, f, k = _above(u, low, absolute, k)
+    return kept
+
+
+def _threshold(u, z, method, seed, top, absolute=False):
     """(a, c): the threshold theta = a + c of the simplex projection of u (z > 0), ``top`` = max(u); the
-    method's theta is the anchor a (see the module's docstring)."""
+    method's theta is the anchor a (see the module's docstring).  ``absolute`` (pivot and Condat): of |u|, read
+    on the fly, without an array of magnitudes."""
     if method not in METHODS:
         raise ValueError(f"method must be one of {METHODS}, got {method!r}")
     if method == "sort":
         theta = _threshold_sort(u, z)
     elif method == "pivot":
-        theta = _threshold_pivot(u, z, seed)
+        theta = _threshold_pivot(u, z, seed, absolute)
     else:
-        theta = _threshold_condat(u, z)
+        kept = _prefiltered(u, z, absolute) if u.shape[0] >= _PREFILTER_N else None
+        if kept is not None:  # the same theta, from the magnitudes that can be in the support
+            u, absolute = kept, False
+        theta = _threshold_condat(u, z, absolute)
     a = _anchor(float(theta), top, z)
-    c, _ = _fixed_point(u, a, z)
+    c, _ = _fixed_point(u, a, z, absolute)
     return a, float(c)
 
 
@@ -405,12 +465,16 @@ def _ball_theta(v, z, method, seed):
     """(a, c) with theta = a + c (0, 0 when v is inside the ball)."""
     if method not in METHODS:
         raise ValueError(f"method must be one of {METHODS}, got {method!r}")
-    u, total, top = _abs_sum_max(np.ascontiguousarray(v))
+    v = np.ascontiguousarray(v)
+    total, top = _abs_total_top(v)
     if total <= z:
         return 0.0, 0.0
     if z == 0:
         return top, 0.0
-    a, c = _threshold(u, z, method, seed, top)
+    if method == "sort":
+        a, c = _threshold(np.abs(v), z, method, seed, top)
+    else:  # pivot and Condat read |v| on the fly: one full-length temporary fewer (fresh memory costs page faults)
+        a, c = _threshold(v, z, method, seed, top, absolute=True)
     if a + c <= 0.0:   # (only when ||v||_1 exceeds z by rounding)
         return 0.0, 0.0
     return a, c
