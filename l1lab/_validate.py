@@ -58,6 +58,17 @@ def _scalar(value):
 
 
 # ------------------------------------------------------------------------------------------------ scalars
+def _integral(v, name, what, value):
+    """The real number v (from :func:`_scalar`) as an int when it is integral, else a ValueError naming ``name``
+    that says it must be ``what`` and shows ``value``."""
+    if isinstance(v, numbers.Integral):
+        return int(v)
+    f = float(v)
+    if not (math.isfinite(f) and f.is_integer()):
+        raise ValueError(f"{name} must be {what}, got {_show(value)}")
+    return int(f)
+
+
 def check_count(value, name, *, minimum=0, maximum=None, allow_none=False):
     """``value`` as an int >= ``minimum`` (and <= ``maximum``), or a TypeError/ValueError naming ``name``."""
     if value is None and allow_none:
@@ -69,13 +80,7 @@ def check_count(value, name, *, minimum=0, maximum=None, allow_none=False):
         raise ValueError(f"{name} must be {what}, got the bool {value!r}")
     if v is None:
         raise TypeError(f"{name} must be {what}, got {_show(value)}")
-    if isinstance(v, numbers.Integral):
-        v = int(v)
-    else:
-        f = float(v)
-        if not (math.isfinite(f) and f.is_integer()):
-            raise ValueError(f"{name} must be {what}, got {_show(value)}")
-        v = int(f)
+    v = _integral(v, name, what, value)
     if v < minimum or (maximum is not None and v > maximum):
         raise ValueError(f"{name} must be {what}, got {_show(value)}")
     return v
@@ -288,13 +293,7 @@ def check_seed(seed, name="seed"):
         raise ValueError(f"{name} must be {what}, got the bool {seed!r}")
     v = _scalar(seed)
     if v is not None:
-        if isinstance(v, numbers.Integral):
-            v = int(v)
-        else:
-            f = float(v)
-            if not (math.isfinite(f) and f.is_integer()):
-                raise ValueError(f"{name} must be {what}, got {_show(seed)}")
-            v = int(f)
+        v = _integral(v, name, what, seed)
         if v < 0:
             raise ValueError(f"{name} must be {what}, got {_show(seed)}")
         return v

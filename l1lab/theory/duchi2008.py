@@ -84,11 +84,16 @@ def pivot_rank(v, z):
     .. math:: \sum_{i=1}^{\rho}(\mu_i - \mu_\rho) < z \le \sum_{i=1}^{\rho+1}(\mu_i - \mu_{\rho+1}),
 
     the same rho as Lemma 2's (:func:`simplex_support_size`).  For v >= 0 with sum(v) >= z."""
-    u = _magnitudes(v, z)
-    mu = np.concatenate((np.sort(u)[::-1], [0.0]))
-    k = np.arange(1, mu.size + 1)
-    mass = np.cumsum(mu) - k * mu  # sum_{i <= j} (mu_i - mu_j), nondecreasing in j
-    return int(np.count_nonzero(mass < z))
+    return _pivot(_magnitudes(v, z), z)[0]
+
+
+def _pivot(u, z):
+    """(rho of (9), u sorted in descending order) for a checked u >= 0 with sum(u) >= z."""
+    mu = np.sort(u)[::-1]
+    mu0 = np.concatenate((mu, [0.0]))
+    k = np.arange(1, mu0.size + 1)
+    mass = np.cumsum(mu0) - k * mu0  # sum_{i <= j} (mu_i - mu_j), nondecreasing in j
+    return int(np.count_nonzero(mass < z)), mu
 
 
 @_checked
@@ -98,9 +103,8 @@ def pivot_threshold(v, z):
     equals it (an equal entry would pass the first inequality of (9) too), so the sum has rho terms.
     For v >= 0 with sum(v) >= z."""
     u = _magnitudes(v, z)
-    rho = pivot_rank(u, z)
-    pivot = np.sort(u)[::-1][rho - 1]
-    return (float(u[u >= pivot].sum()) - z) / rho
+    rho, mu = _pivot(u, z)
+    return (float(u[u >= mu[rho - 1]].sum()) - z) / rho
 
 
 @_checked
