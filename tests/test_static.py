@@ -151,3 +151,36 @@ def test_frame_text_reads_the_titles_as_plain_text():
     fig = _figure(a=2.0, n=7)
     fig.suptitle(r"$\lambda = 0.1$, $\eta \le 2$")
     assert static.frame_text(fig) == "λ = 0.1, η ≤ 2; a = 2: ‖w^*‖_0 = 7"
+
+
+def _faulty_figure(a=1.0, fault="none", fig=None):
+    if fault == "message":
+        return f"ValueError: a = {a} is out of range"
+    fig, ax = figure_axes(fig, (3.0, 2.0))
+    if fault == "exception text":
+        ax.text(0.1, 0.5, f"ZeroDivisionError: a = {a}")
+    else:
+        ax.plot([1, 2], [a, 2 * a], color="C0", ls="--" if fault == "dashed" else "-", label="SCD: mean")
+        ax.legend()
+    return fig
+
+
+@pytest.mark.parametrize("fault, message", [("exception text", "exception text in the figure"),
+                                            ("dashed", "a measured curve drawn '--'"),
+                                            ("message", "the frame shows exception text")])
+def test_a_frame_that_shows_an_error_or_breaks_the_style_fails_the_player(fault, message):
+    """A frame is a figure that follows the book's conventions: a frame whose figure shows an exception's text,
+    breaks the style rules, or is an error message instead of a figure stops the player (and so the build), and
+    the message names the frame."""
+    def demo(fault_value):
+        controls = dict(a=widgets.FloatSlider(value=1.0, min=1.0, max=2.0, step=1.0, description="a"),
+                        fault=widgets.Dropdown(options=sorted({"none", fault_value}), value="none", description="fault"))
+        return wire(controls, _faulty_figure, [list(controls)])
+
+    with pytest.raises(ValueError, match=f"player 'faulty', frame .*fault = {fault}"):
+        try:
+            static.static_player(demo(fault), name="faulty")
+        except ValueError as err:
+            assert message in str(err)
+            raise
+    assert static.static_player(demo("none"), name="faulty").n_frames == 2

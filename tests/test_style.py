@@ -85,3 +85,85 @@ def test_the_notation_page_lists_the_books_colours():
     page = (Path(__file__).resolve().parents[1] / "notation.md").read_text()
     listed = dict(re.findall(r"\| ([^|]+?) \| <span style=\"color:(#[0-9a-f]{6})\">", page))
     assert listed == {name: to_hex(c) for name, c in style.ALGORITHM_COLORS.items()}
+
+
+def test_style_problems_finds_dashed_measurements_reused_colours_and_twin_entries():
+    fig = Figure()
+    ax1, ax2 = fig.subplots(1, 2)
+    ax1.plot([1, 2], color="C3", label="SMIDAS: mean over 5 seeds")
+    ax1.plot([1, 2], color="C3", ls="--", label="SMIDAS: Corollary 1's bound")    # its bound in its colour: allowed
+    ax1.plot([1, 2], color="0.45", ls=":", label="plotting floor")
+    ax1.plot([1, 2], color="k", ls="-.", label="slope −1 guide")
+    ax2.plot([1, 2], "o", color="C3", label="SMIDAS at the design points")      # markers only: allowed
+    assert style.style_problems(fig) == []
+    ax2.plot([1, 2], color=style.shade("TruncGrad", 0.3), ls="--", label="TruncGrad, λ = 1e-2")  # measured, dashed
+    ax2.plot([1, 2], color="C3", label="median of the runs' sparsity")  # SMIDAS's red, given to something else
+    ax1.plot([1, 2], color="k", ls="-.", label="slope −1/2 guide")      # looks like the slope −1 guide
+    probs = style.style_problems(fig)
+    assert len(probs) == 3, probs
+    assert any("TruncGrad, λ = 1e-2" in p and "measured curve drawn '--'" in p for p in probs)
+    assert any("median of the runs' sparsity" in p and "SMIDAS's colour" in p for p in probs)
+    assert any("slope −1/2 guide" in p and "two legend entries that look the same" in p for p in probs)
+
+
+def test_book_figure_refuses_a_figure_that_breaks_the_conventions():
+    @style.book_figure
+    def good_figure():
+        fig = Figure()
+        fig.subplots().plot([1, 2], color="C0", label="SCD")
+        return fig
+
+    @style.book_figure
+    def bad_figure(label="SCD", color="C1", title=""):
+        fig = Figure()
+        ax = fig.subplots()
+        ax.plot([1, 2], color=color, label=label)
+        ax.set_title(title)
+        return fig
+
+    assert good_figure.book_figure and good_figure().l1lab_figure.endswith("good_figure")
+    with pytest.raises(ValueError, match=r"(?s)bad_figure draws a figure that breaks .*'SCD': colour #ff7f0e"):
+        bad_figure()
+    with pytest.raises(ValueError, match="exception text"):
+        bad_figure(color="C0", title="ValueError: eta above the limit")
+
+
+def _book_functions():
+    import inspect
+    import pkgutil
+
+    import l1lab.book
+
+    for info in pkgutil.iter_modules(l1lab.book.__path__):
+        module = importlib.import_module(f"l1lab.book.{info.name}")
+        for name, fn in vars(module).items():
+            if inspect.isfunction(fn) and fn.__module__ == module.__name__:
+                yield module.__name__, name, fn
+
+
+def test_every_figure_function_of_the_book_is_checked():
+    """Every function of the book layer that makes a figure (named ``*_figure``, or annotated to return a
+    ``Figure``) is decorated with :func:`l1lab.book.style.book_figure`, so a figure that breaks the conventions
+    cannot be drawn, by the build or by a reader."""
+    functions = [(m, n, f) for m, n, f in _book_functions()
+                 if m != "l1lab.book.style" and (n.endswith("_figure") or re.search(
+                     r"\bFigure\b", str(getattr(f, "__annotations__", {}).get("return", ""))))]
+    assert len(functions) >= 30
+    unchecked = [f"{m}.{n}" for m, n, f in functions if not getattr(f, "book_figure", False)]
+    assert unchecked == [], [(u, str(f.__annotations__.get("return"))) for u, f in
+                             ((f"{m}.{n}", f) for m, n, f in functions if f"{m}.{n}" in unchecked)]
+
+
+def test_figure_texts_and_the_notebook_display_of_a_figure():
+    from l1lab.book.notebook import figure_summary
+
+    fig = Figure()
+    fig.suptitle("Run $d = 10$")
+    ax = fig.subplots()
+    ax.plot([1, 2], color="C0", label="SCD")
+    ax.set_title("gap after 100 steps")
+    ax.set_xlabel("steps")
+    ax.legend()
+    ax.annotate("floor", (1, 1))
+    assert style.figure_texts(fig) == ["Run $d = 10$", "gap after 100 steps", "steps", "floor", "SCD"]
+    assert figure_summary(fig) == "<figure by matplotlib: Run $d = 10$ | gap after 100 steps | steps | floor | SCD>"

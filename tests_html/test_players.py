@@ -25,6 +25,8 @@ from test_reader import PAGES, _in_build
 PAGE_BUDGET = 10 * 2 ** 20
 BOOK_BUDGET = 80 * 2 ** 20
 
+#: what a frame must never be: an exception's text or a figure's bare repr instead of the figure
+_NOT_A_FIGURE = re.compile(r"\b[A-Z]\w*(?:Error|Exception)\b:|Traceback \(most recent|<Figure size \d")
 _BLOB = re.compile(r'<script type="application/json" class="l1lab-player-data">(.*?)</script>', re.S)
 
 
@@ -59,6 +61,8 @@ def test_grids_are_complete_and_frames_are_the_hashed_files(page):
         assert set(pl["frames"]) == keys, f"{pl['name']}: frames missing for {sorted(keys - set(pl['frames']))[:5]}"
         for key, f in pl["frames"].items():
             assert f["alt"].startswith("Setting: "), f"{pl['name']} {key}: no alternative text"
+            shown = f["alt"] + " " + re.sub(r"<[^>]+>", " ", f.get("html") or "")
+            assert not _NOT_A_FIGURE.search(shown), f"{pl['name']} {key}: the frame shows {shown[:200]!r}"
             if "src" not in f:
                 continue
             path = _frame_file(page, f["src"])

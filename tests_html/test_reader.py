@@ -306,11 +306,13 @@ def _article(page):
     return p
 
 
-#: what must never reach a page: a path of the build machine or of a cache, or raw exception text (the documented
-#: default cache directory, ~/.cache/l1lab, is not the machine's)
+#: what must never reach a page: a path of the build machine or of a cache, raw exception text, or a figure's text
+#: form in place of its image (the documented default cache directory, ~/.cache/l1lab, is not the machine's)
 _MACHINE_TEXT = re.compile(r"/work/|/home/|/tmp/|/root/|site-packages|(?<!~/)\.cache/|jupyter_cache|"
                            r"Traceback \(most recent call last\)|\[Errno -?\d+\]|URLError|HTTPError|"
-                           r"ConnectionRefused|Max retries exceeded")
+                           r"ConnectionRefused|Max retries exceeded|"
+                           # an exception's text, or a figure shown as its repr instead of its image
+                           r"\b[A-Z]\w*(?:Error|Exception)\b: |<Figure size \d|<figure by ")
 
 
 @pytest.mark.parametrize("page", PAGES)

@@ -14,3 +14,7 @@ function returning a ``matplotlib.figure.Figure``, and a *widget* built with ipy
 
 The reference package never imports this subpackage (``tests/test_layout.py`` checks it).
 """
+
+from .notebook import register_figure_display as _register_figure_display
+
+_register_figure_display()     # under IPython: figures show as PNG even without %matplotlib inline

@@ -11,10 +11,13 @@ and figure functions of a chapter module without it.
 """
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 from matplotlib.figure import Figure
 
 from .live import LiveFigure, png_bytes
+from .style import FigureStyleError
 
 __all__ = ["check_choice", "check_range", "figure_png", "int_slider", "log_slider", "wire"]
 
@@ -56,7 +59,13 @@ def wire(controls, figure_fn, rows):
         out.clear_output(wait=True)
         with out:  # an exception is shown here, as interactive_output would show it
             kw = {name: c.value for name, c in controls.items()}
-            result = live.render(**kw)
+            try:
+                result = live.render(**kw)
+            except FigureStyleError as err:   # a setting the build never drew: show the figure, say what is wrong
+                if live.in_place:
+                    live.fig = err.figure
+                result = png_bytes(err.figure)
+                warnings.warn(str(err), stacklevel=1)
             if isinstance(result, bytes):
                 image.value = result
                 image.layout.display = None

@@ -126,6 +126,7 @@ def dependency_table(root, lectures=LECTURES) -> str:
     return "\n".join(rows)
 
 
+@_style.book_figure
 def roadmap_figure(lectures=LECTURES, figsize=(8.0, 6.0)) -> Figure:
     """The lectures as boxes at their places (column: how far into the book, row: the track), coloured by paper,
     with an arrow from each lecture to every lecture that needs it."""

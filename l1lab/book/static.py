@@ -32,6 +32,8 @@ import re
 from dataclasses import dataclass
 from typing import Callable, Mapping, Sequence
 
+from .style import EXCEPTION_TEXT, figure_texts, style_problems
+
 __all__ = ["MAX_OPTIONS", "PLAYER_JS", "ControlSpec", "StaticPlayer", "control_spec", "encode_frame",
            "frame_text", "plan", "static_player"]
 
@@ -322,6 +324,7 @@ def static_player(demo, grid: Mapping[str, Sequence] | None = None, *, name: str
         out = live.render(**setting)
         said = ", ".join(f"{s.label} = {s.labels[i]}" for s, i in zip(specs, key))
         if isinstance(out, bytes):
+            _check_frame(name, said, live.fig)
             png = encode_frame(out)
             text = frame_text(live.fig)
             extra = describe(setting, live.fig) if describe is not None else ""
@@ -329,11 +332,22 @@ def static_player(demo, grid: Mapping[str, Sequence] | None = None, *, name: str
             frames[key] = {"png": png, "html": None, "sha": hashlib.sha256(png).hexdigest(), "alt": alt}
         else:
             body = out._repr_html_() if hasattr(out, "_repr_html_") else html.escape(str(out))
+            if EXCEPTION_TEXT.search(html.unescape(re.sub(r"<[^>]+>", " ", body))):
+                raise ValueError(f"player {name!r}, frame {said}: the frame shows exception text, not a figure")
             frames[key] = {"png": None, "html": body, "sha": hashlib.sha256(body.encode()).hexdigest(),
                            "alt": f"Setting: {said}."}
     costly = tuple(s.name for s in specs if s.name in grid)
     _close(demo)     # the widget has served: its state would otherwise be saved with the notebook
     return StaticPlayer(name, specs, frames, caption, costly)
+
+
+def _check_frame(name, said, fig):
+    """A frame is a figure that follows the book's conventions and shows no exception's text: otherwise the player
+    is not made (the build fails on the cell) and the message names the frame."""
+    problems = style_problems(fig)
+    problems += [f"exception text in the figure: {t!r}" for t in figure_texts(fig) if EXCEPTION_TEXT.search(t)]
+    if problems:
+        raise ValueError(f"player {name!r}, frame {said}:\n  " + "\n  ".join(problems))
 
 
 def _close(widget):

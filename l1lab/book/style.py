@@ -19,8 +19,8 @@ import re
 import numpy as np
 from matplotlib.colors import to_hex, to_rgb
 
-__all__ = ["ALGORITHM_COLORS", "BAND_ALPHA", "BOUND", "FLOOR", "MEAN_LW", "algorithm_color", "shade",
-           "style_problems"]
+__all__ = ["ALGORITHM_COLORS", "BAND_ALPHA", "BOUND", "EXCEPTION_TEXT", "FLOOR", "MEAN_LW", "algorithm_color",
+           "FigureStyleError", "book_figure", "figure_texts", "shade", "style_problems"]
 
 #: the colour of each algorithm of the book, in every chapter
 ALGORITHM_COLORS = {
@@ -32,6 +32,8 @@ ALGORITHM_COLORS = {
     "SMG": "C3", "SG": "C0", "EG": "C1", "EG±": "C9", "projected gradient": "C1",
     # RADAR (Agarwal et al. 2012)
     "RADAR": "C3", "RDA": "C0", "EDA": "C2", "RADAR-CONST": "C1",
+    # the Primal Gradient Solver (Zhu et al. 2009) and its batch comparator
+    "PGS": "C6", "L-BFGS": "C8",
 }
 
 #: a theorem's bound drawn over measured curves
@@ -83,22 +85,148 @@ def _algorithm_of(label):
     return None
 
 
+_MEASURED_WORDS = re.compile(r"\b(measured|empirical|observed|mean|median|average of)\b", re.IGNORECASE)
+_THEORY_ANYWHERE = re.compile(r"\b(Theorem|Lemma|Corollary|Proposition|Prop\.|Cor\.|bound|rate|slope|guide|"
+                              r"predicted|theory|eq\.)", re.IGNORECASE)
+
+
+def _labelled_lines(ax):
+    for line in ax.get_lines():
+        label = line.get_label()
+        if label and not label.startswith("_") and line.get_visible():
+            yield label, line
+
+
+def _is_line(line):
+    return line.get_linewidth() > 0 and line.get_linestyle() not in ("None", "none", "", " ")
+
+
+def _is_solid(line):
+    return line.get_linestyle() in ("-", "solid")
+
+
+def _look(line):
+    """What tells a legend entry apart: colour, line style, marker (and a clearly different width)."""
+    ls = line.get_linestyle() if _is_line(line) else "None"
+    marker = line.get_marker()
+    marker = "None" if marker in (None, "", " ", "None", "none") else str(marker)
+    return to_hex(line.get_color()), ls, marker, round(float(line.get_linewidth()) if ls != "None" else 0.0)
+
+
 def style_problems(fig) -> list[str]:
-    """The lines of ``fig`` that break the book's conventions, as messages (empty if none): a line labelled
-    with an algorithm's name in another colour than :data:`ALGORITHM_COLORS` gives it (or a :func:`shade` of
-    it), or a line labelled as a
-    theorem, lemma, corollary, proposition or bound drawn solid."""
+    """The lines of ``fig`` that break the book's conventions, as messages (empty if none):
+
+    * a line labelled with an algorithm's name in another colour than :data:`ALGORITHM_COLORS` gives it (or a
+      :func:`shade` of it);
+    * a line labelled as a theorem, lemma, corollary, proposition or bound drawn solid (theory is dashed);
+    * a measured curve drawn dashed or dotted: a line labelled with an algorithm's name, or as measured, a mean or a
+      median, that does not also name a theorem, bound or rate;
+    * an algorithm's colour given to something else: a labelled line in the colour of an algorithm that another
+      line of the same figure names, which neither names that algorithm nor is theory (a bound may take its
+      algorithm's colour);
+    * two legend entries of one axes with different labels that look the same (colour, line style, marker and
+      width): a reader cannot tell them apart.
+    """
     problems = []
+    named = {}
     for ax in fig.axes:
-        for line in ax.get_lines():
-            label = line.get_label()
-            if not label or label.startswith("_"):
-                continue
+        for label, line in _labelled_lines(ax):
             name = _algorithm_of(label)
+            if name is not None:
+                named[name] = ALGORITHM_COLORS[name]
+    for ax in fig.axes:
+        looks = {}
+        for label, line in _labelled_lines(ax):
+            name = _algorithm_of(label)
+            theory_start = bool(_THEORY.match(label))
+            theory = theory_start or bool(_THEORY_ANYWHERE.search(label))
             if name is not None and not _is_shade(line.get_color(), ALGORITHM_COLORS[name]):
                 problems.append(f"{label!r}: colour {to_hex(line.get_color())}, the book's {name} is "
                                 f"{to_hex(ALGORITHM_COLORS[name])}")
-            if _THEORY.match(label) and line.get_linestyle() in ("-", "solid") and line.get_linewidth() > 0 \
+            if theory_start and _is_solid(line) and _is_line(line) \
                     and line.get_marker() in (None, "None", "", " "):
                 problems.append(f"{label!r}: a theoretical curve drawn solid (the book draws theory dashed)")
+            measured = (name is not None or _MEASURED_WORDS.search(label)) and not theory
+            if measured and _is_line(line) and not _is_solid(line):
+                problems.append(f"{label!r}: a measured curve drawn {line.get_linestyle()!r} (the book draws "
+                                f"measured curves solid, theory dashed)")
+            if name is None and not theory:
+                for other, color in named.items():
+                    if _is_shade(line.get_color(), color):
+                        problems.append(f"{label!r}: drawn in {other}'s colour {to_hex(color)}, which this figure "
+                                        f"gives to {other}")
+                        break
+            look = _look(line)
+            if look in looks and looks[look] != label:
+                problems.append(f"{label!r} and {looks[look]!r}: two legend entries that look the same "
+                                f"({look[0]}, {look[1]!r}, marker {look[2]!r})")
+            looks.setdefault(look, label)
     return problems
+
+
+#: what an exception looks like when its text reaches a figure or an output ("ValueError: eta above ...")
+EXCEPTION_TEXT = re.compile(r"\b[A-Z]\w*(?:Error|Exception)\b:|Traceback \(most recent call last\)")
+
+
+def figure_texts(fig) -> list[str]:
+    """Every text a reader sees in ``fig`` apart from the tick labels: the suptitle and the figure's own texts,
+    each axes' titles, axis labels, annotations and legend entries, in drawing order."""
+    texts = []
+
+    def keep(t):
+        if t is not None and t.get_visible() and t.get_text().strip():
+            texts.append(t.get_text())
+
+    for t in fig.texts:                     # the suptitle is one of them
+        keep(t)
+    for legend in fig.legends:
+        for t in legend.get_texts():
+            keep(t)
+    for ax in fig.axes:
+        for loc in ("left", "center", "right"):
+            if ax.get_title(loc):
+                texts.append(ax.get_title(loc))
+        keep(ax.xaxis.label)
+        keep(ax.yaxis.label)
+        for t in ax.texts:
+            keep(t)
+        legend = ax.get_legend()
+        if legend is not None:
+            for t in legend.get_texts():
+                keep(t)
+    return texts
+
+
+class FigureStyleError(ValueError):
+    """A figure that breaks the book's conventions; ``figure`` is the figure as drawn."""
+
+    def __init__(self, message, figure=None):
+        super().__init__(message)
+        self.figure = figure
+
+
+def book_figure(fn):
+    """Mark ``fn`` as a figure function of the book and check what it returns: a figure that breaks the book's
+    conventions (:func:`style_problems`) or shows an exception's text raises a :class:`FigureStyleError` that lists
+    what is at fault, so that neither the build nor a test can draw it (a live widget, moved by a reader to a
+    setting the build did not draw, shows the figure and a warning instead: :func:`l1lab.book.controls.wire`).  The figure keeps the name of the function that drew it
+    (``fig.l1lab_figure``), which the notebook display records beside the figure's texts."""
+    import functools
+
+    from matplotlib.figure import Figure
+
+    @functools.wraps(fn)
+    def checked(*args, **kwargs):
+        out = fn(*args, **kwargs)
+        if isinstance(out, Figure):
+            problems = style_problems(out)
+            problems += [f"the figure shows exception text: {t!r}" for t in figure_texts(out)
+                         if EXCEPTION_TEXT.search(t)]
+            if problems:
+                raise FigureStyleError(f"{fn.__module__}.{fn.__qualname__} draws a figure that breaks the book's "
+                                       "figure conventions (l1lab.book.style):\n  " + "\n  ".join(problems), out)
+            out.l1lab_figure = f"{fn.__module__}.{fn.__qualname__}"
+        return out
+
+    checked.book_figure = True
+    return checked
