@@ -174,7 +174,8 @@ def test_a_frame_that_shows_an_error_or_breaks_the_style_fails_the_player(fault,
     the message names the frame."""
     def demo(fault_value):
         controls = dict(a=widgets.FloatSlider(value=1.0, min=1.0, max=2.0, step=1.0, description="a"),
-                        fault=widgets.Dropdown(options=sorted({"none", fault_value}), value="none", description="fault"))
+                        fault=widgets.Dropdown(options=sorted({"none", fault_value}), value="none",
+                                               description="fault"))
         return wire(controls, _faulty_figure, [list(controls)])
 
     with pytest.raises(ValueError, match=f"player 'faulty', frame .*fault = {fault}"):

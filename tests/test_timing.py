@@ -28,7 +28,8 @@ def test_no_book_module_reads_a_clock_itself(path):
     found = []
     for node in ast.walk(_tree(path)):
         if isinstance(node, ast.Import):
-            found += [f"line {node.lineno}: import {a.name}" for a in node.names if a.name.split(".")[0] in CLOCK_MODULES]
+            found += [f"line {node.lineno}: import {a.name}" for a in node.names
+                      if a.name.split(".")[0] in CLOCK_MODULES]
         elif isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] in CLOCK_MODULES:
             found.append(f"line {node.lineno}: from {node.module} import ...")
     assert not found, (f"{path.name} reads a clock itself ({found}): time with l1lab.book.timing (best_of, Clock), "

@@ -17,7 +17,6 @@ not a leak is listed in ``ALLOWED`` with its reason.
 import ast
 import json
 import re
-from pathlib import Path
 
 import nbformat
 import pytest

@@ -209,8 +209,9 @@ def book_figure(fn):
     """Mark ``fn`` as a figure function of the book and check what it returns: a figure that breaks the book's
     conventions (:func:`style_problems`) or shows an exception's text raises a :class:`FigureStyleError` that lists
     what is at fault, so that neither the build nor a test can draw it (a live widget, moved by a reader to a
-    setting the build did not draw, shows the figure and a warning instead: :func:`l1lab.book.controls.wire`).  The figure keeps the name of the function that drew it
-    (``fig.l1lab_figure``), which the notebook display records beside the figure's texts."""
+    setting the build did not draw, shows the figure and a warning instead: :func:`l1lab.book.controls.wire`).
+    The figure keeps the name of the function that drew it (``fig.l1lab_figure``), which the notebook display
+    records beside the figure's texts."""
     import functools
 
     from matplotlib.figure import Figure
