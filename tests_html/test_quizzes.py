@@ -1,0 +1,151 @@
+"""The questions in the pages (``l1lab.book.quiz``), answered in headless Chromium from the keyboard, offline.
+
+For every quiz block of every page: each numeric question is answered by typing the right value (then Enter) and a
+wrong one, each multiple-choice question by choosing every option with the arrow keys and pressing the Check button
+from the keyboard; the feedback must say "Right." for the right answer and give the explanation of the chosen
+option for a wrong one, and no console error may appear.  Every lecture has questions.  Each numeric answer
+equals the value its lecture glues under the question's ``source`` key (the executed notebooks in the build's
+execution cache), so an answer cannot drift from what the page states.
+"""
+import json
+import re
+
+import pytest
+from conftest import HTML, ROOT
+from test_reader import PAGES, _in_build
+
+_BLOB = re.compile(r'<script type="application/json" class="l1lab-quiz-data">(.*?)</script>', re.S)
+LECTURES = [p for p in PAGES if p.startswith("chapters/") and p != "chapters/estimators"]
+
+
+def quizzes_of(page):
+    path = HTML / f"{page}.html"
+    if not path.exists():
+        return []
+    return [json.loads(b.replace("<\\/", "</")) for b in _BLOB.findall(path.read_text(encoding="utf-8"))]
+
+
+QUIZ_PAGES = [p for p in PAGES if quizzes_of(p)]
+
+
+def _feedback(pg, form_id):
+    return pg.locator(f"#{form_id} .l1lab-quiz-feedback")
+
+
+def answer_all(pg, quiz):
+    """Answer every question of ``quiz`` (its manifest) on the open page ``pg``; return the failures."""
+    problems = []
+    for q in quiz["questions"]:
+        fid = f"l1lab-quiz-{quiz['lecture']}-{q['name']}"
+        form = pg.locator(f"#{fid}")
+        form.scroll_into_view_if_needed()
+        fb = _feedback(pg, fid)
+        if q["kind"] == "numeric":
+            field = pg.locator(f"#{fid}-input")
+            for value, verdict in ((q["answer"], "Right."),
+                                   (q["answer"] * 1.5 + q["atol"] * 4 + (1.0 if q["answer"] == 0 else 0.0),
+                                    "Not quite: too large.")):
+                field.focus()
+                field.fill("")
+                pg.keyboard.type(repr(float(value)))
+                pg.keyboard.press("Enter")
+                text = fb.inner_text()
+                if not text.startswith(verdict):
+                    problems.append(f"{fid}: typed {value!r}, feedback {text[:80]!r}, expected {verdict!r}")
+        else:
+            radios = pg.locator(f"#{fid} input[type=radio]")
+            n = radios.count()
+            radios.nth(0).focus()
+            pg.keyboard.press("Space")                    # choose the first option from the keyboard
+            for i in range(n):
+                if i:
+                    pg.keyboard.press("ArrowDown")        # the next option (arrow keys move and choose)
+                chosen = pg.evaluate(f"document.querySelector('#{fid} input[type=radio]:checked').value")
+                why = pg.evaluate(f"document.querySelectorAll('#{fid} template.l1lab-quiz-why')[{i}].content"
+                                  ".textContent.trim().slice(0, 30)")
+                pg.keyboard.press("Tab")                  # to the Check button
+                pg.keyboard.press("Enter")
+                text = fb.inner_text()
+                verdict = "Right." if i == q["right"] else "Not this one."
+                if chosen != str(i) or not text.startswith(verdict) or why[:20] not in text:
+                    problems.append(f"{fid}: option {i} (chosen {chosen}), feedback {text[:80]!r}, "
+                                    f"expected {verdict!r} and its explanation")
+                radios.nth(i).focus()
+    return problems
+
+
+def _open(browser, url):
+    ctx = browser.new_context(viewport={"width": 1280, "height": 1400})
+    pg = ctx.new_page()
+    errors, blocked = [], []
+
+    def route(r):
+        u = r.request.url
+        if u.startswith(("data:", "blob:")) or (u.startswith("file://") and (_in_build(u) or "/pytest-" in u)):
+            return r.continue_()
+        blocked.append(u)
+        return r.abort()
+
+    pg.route("**/*", route)
+    pg.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.goto(url, wait_until="load", timeout=120_000)
+    return ctx, pg, errors, blocked
+
+
+def test_the_quiz_answers_back_on_a_page_of_its_own(browser, tmp_path):
+    """The component alone (no build needed): right and wrong answers, from the keyboard."""
+    from l1lab.book.quiz import Choice, Numeric, show
+    quiz = show("demo", "Check yourself", [
+        Numeric("n", "How much is $2^{-3}$?", 0.125, "Halve three times.", rtol=1e-6),
+        Choice("c", "Which is a norm?", [("the ℓ0 count", False, "It is not homogeneous."),
+                                         ("the ℓ1 norm", True, "All three axioms hold."),
+                                         ("a half-norm", False, "The triangle inequality fails.")])])
+    page = tmp_path / "quiz.html"
+    page.write_text(f"<!doctype html><html><body>{quiz.html()}</body></html>", encoding="utf-8")
+    ctx, pg, errors, blocked = _open(browser, page.as_uri())
+    try:
+        problems = answer_all(pg, quiz.manifest())
+        pg.locator("#l1lab-quiz-demo-n-input").fill("not a number")
+        pg.keyboard.press("Enter")
+        assert _feedback(pg, "l1lab-quiz-demo-n").inner_text().startswith("Type a number")
+        pg.locator("#l1lab-quiz-demo-n-input").fill("12.5%")
+        pg.keyboard.press("Enter")
+        assert _feedback(pg, "l1lab-quiz-demo-n").inner_text().startswith("Right.")
+    finally:
+        ctx.close()
+    assert not problems and not errors and not blocked, (problems, errors, blocked)
+
+
+@pytest.mark.parametrize("page", QUIZ_PAGES)
+def test_every_question_answers_back(page, browser, built_pages):
+    ctx, pg, errors, blocked = _open(browser, (HTML / f"{page}.html").as_uri())
+    try:
+        problems = [p for quiz in quizzes_of(page) for p in answer_all(pg, quiz)]
+    finally:
+        ctx.close()
+    assert not blocked, f"{page}: requests leaving the build: {blocked[:3]}"
+    assert not errors, f"{page}: console errors {errors[:3]}"
+    assert not problems, f"{page}: " + "\n".join(problems[:10])
+
+
+def test_every_lecture_has_questions(built_pages):
+    counts = {p: sum(len(q["questions"]) for q in quizzes_of(p)) for p in LECTURES}
+    few = {p: n for p, n in counts.items() if n < 3}
+    assert not few, f"lectures with fewer than three questions in the page: {few}"
+
+
+@pytest.mark.parametrize("page", [p for p in LECTURES if quizzes_of(p)])
+def test_numeric_answers_are_the_glued_values(page, built_pages):
+    from test_answers import _executed, _glued
+    glued = _glued(_executed(ROOT / f"{page}.ipynb"))
+    wrong = []
+    for quiz in quizzes_of(page):
+        for q in quiz["questions"]:
+            if q["kind"] != "numeric" or q.get("source") is None:
+                continue
+            if q["source"] not in glued:
+                wrong.append(f"{q['name']}: no glued value {q['source']!r}")
+            elif float(glued[q["source"]]) != q["answer"]:
+                wrong.append(f"{q['name']}: answer {q['answer']!r}, glued {glued[q['source']]!r}")
+    assert not wrong, f"{page}: {wrong}"
