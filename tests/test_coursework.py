@@ -195,3 +195,16 @@ def test_command_line_hands_out_and_lists(tmp_path, capsys):
     assert sorted(p.name for p in (tmp_path / "h").iterdir()) == ["Bob_Smith.ipynb", "ada@uni.edu.ipynb"]
     generic = nbformat.read(tmp_path / "g" / "scd.ipynb", as_version=4)
     assert "STUDENT = 'your identifier here'" in generic.cells[1].source and "scd" in out
+
+
+def test_each_assignment_is_in_the_week_of_its_lecture_in_the_pacing_plan():
+    import re
+    from pathlib import Path
+    page = (Path(__file__).resolve().parents[1] / "instructors.md").read_text(encoding="utf-8")
+    weeks = {}
+    for row in re.findall(r"^\| (\d+) \| (.*?) \|", page, re.M):
+        for lecture in re.findall(r"\{doc\}`chapters/(\w+)`", row[1]):
+            weeks[lecture] = int(row[0])
+    assert len(weeks) >= 16
+    wrong = {a.name: (a.week, weeks.get(a.lecture)) for a in cw.assignments().values() if a.week != weeks.get(a.lecture)}
+    assert not wrong, f"assignment week against the pacing plan's: {wrong}"

@@ -17,8 +17,8 @@ from matplotlib.patches import Patch
 
 from . import style as _style
 
-__all__ = ["LECTURES", "Lecture", "dependency_table", "lecture_title", "objectives", "objectives_markdown",
-           "reading_minutes", "roadmap_figure"]
+__all__ = ["LECTURES", "Lecture", "dependency_table", "exercises", "exercises_markdown", "lecture_title",
+           "objectives", "objectives_markdown", "reading_minutes", "roadmap_figure"]
 
 
 @dataclass(frozen=True)
@@ -102,6 +102,37 @@ def objectives(root, page) -> list[str]:
         elif items and line.strip():
             items[-1] += " " + line.strip()
     return items
+
+
+#: the line under an exercise's statement that says what it is: "*Practice · difficulty 2 · about 15 minutes*"
+_KIND_LINE = re.compile(r"^\*(Practice|Graded)\s*·\s*difficulty\s*([123])\s*·\s*about\s*(\d+)\s*minutes\*\s*$",
+                        re.M)
+_EXERCISE = re.compile(r"^(`{3,}|:{3,})\{exercise\}\s*(.*?)\s*$(.*?)^\1\s*$", re.M | re.S)
+
+
+def exercises(root, page) -> list[dict]:
+    """The exercises of a lecture (its ``{exercise}`` blocks): title, label, kind ("Practice" or "Graded"),
+    difficulty (1-3) and minutes, read from the line that each exercise states them on; ``None`` where an
+    exercise lacks it (a test requires it)."""
+    out = []
+    for m in _EXERCISE.finditer(_markdown(root, page)):
+        label = re.search(r"^:label:\s*(\S+)", m.group(3), re.M)
+        kind = _KIND_LINE.search(m.group(3))
+        out.append({"title": m.group(2), "label": label.group(1) if label else None,
+                    "kind": kind.group(1) if kind else None, "difficulty": int(kind.group(2)) if kind else None,
+                    "minutes": int(kind.group(3)) if kind else None})
+    return out
+
+
+def exercises_markdown(root, lectures=LECTURES) -> str:
+    """A markdown table of every exercise of the lectures: lecture, title, practice or graded, difficulty, time."""
+    rows = ["| lecture | exercise | title | kind | difficulty | minutes |", "|---|---|---|---|---|---|"]
+    for lec in lectures:
+        for ex in exercises(root, lec.page):
+            ref = f"{{ref}}`{ex['label']}`" if ex["label"] else ""
+            rows.append(f"| {{doc}}`/{lec.page}` | {ref} | {ex['title']} | {ex['kind'] or '?'} | "
+                        f"{ex['difficulty'] or '?'} | {ex['minutes'] or '?'} |")
+    return "\n".join(rows)
 
 
 def objectives_markdown(root, lectures=LECTURES) -> str:

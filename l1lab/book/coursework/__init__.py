@@ -21,7 +21,7 @@ import importlib
 from ._core import Assignment, Question, Task, compare_answer, seed_of
 
 __all__ = ["ASSIGNMENT_MODULES", "Assignment", "Question", "Task", "assignment", "assignments", "compare_answer",
-           "seed_of"]
+           "seed_of", "summary_markdown"]
 
 #: the modules that define assignments (each has ``ASSIGNMENTS``, a tuple of :class:`Assignment`)
 ASSIGNMENT_MODULES = ("coordinate", "sgd", "ball", "regularizers")
@@ -44,3 +44,16 @@ def assignment(name: str) -> Assignment:
     if name not in found:
         raise KeyError(f"no graded assignment {name!r}; there are {sorted(found)}")
     return found[name]
+
+
+def summary_markdown() -> str:
+    """A markdown table of the graded assignments by week: lecture, questions (kind, points, difficulty,
+    minutes), total points and time (the instructors' page shows it)."""
+    rows = ["| week | assignment | questions (points · difficulty · minutes) | points | minutes |",
+            "|---|---|---|---|---|"]
+    for a in sorted(assignments().values(), key=lambda a: a.week):
+        qs = "<br>".join(f"{q.name.upper()} {q.title} ({'implementation' if q.kind == 'function' else 'value'}: "
+                         f"{q.points} · {q.difficulty} · {q.minutes})" for q in a.questions)
+        rows.append(f"| {a.week} | `{a.name}`, for {{doc}}`/chapters/{a.lecture}` | {qs} | {a.points} | "
+                    f"{sum(q.minutes for q in a.questions)} |")
+    return "\n".join(rows)
