@@ -17,6 +17,7 @@ points in a process the submission never runs in.
 """
 from __future__ import annotations
 
+import copy
 import hashlib
 import math
 from dataclasses import dataclass, field
@@ -202,7 +203,11 @@ class Task:
             print(f"  {k} = {v}")
 
     def expected(self, name):
-        return self.assignment.question(name).expected(self.variant)
+        """The expected answer of question ``name`` for this student (computed once, a copy returned)."""
+        cache = self.__dict__.setdefault("_expected", {})
+        if name not in cache:
+            cache[name] = self.assignment.question(name).expected(self.variant)
+        return copy.deepcopy(cache[name])
 
     def answer_of(self, name, namespace: dict):
         """The student's answer to question ``name`` read from ``namespace`` (a notebook's globals), as JSON
@@ -223,7 +228,7 @@ class Task:
         if not callable(obj):
             return None, f"{q.function} is not a function"
         outputs = []
-        for args, _ in q.expected(self.variant):
+        for args, _ in self.expected(name):
             args = [np.array(a, copy=True) if isinstance(a, np.ndarray) else a for a in args]
             try:
                 with own_code_only(namespace):
@@ -240,7 +245,7 @@ class Task:
     def judge(self, name, answer) -> str | None:
         """None when ``answer`` (from :meth:`answer_of`) is right for this student, else why not."""
         q = self.assignment.question(name)
-        expected = q.expected(self.variant)
+        expected = self.expected(name)
         if q.kind == "value":
             return compare_answer(answer, expected, q.rtol, q.atol)
         if not isinstance(answer, list) or len(answer) != len(expected):
@@ -260,4 +265,4 @@ class Task:
         if why is None:
             why = self.judge(name, answer)
         mark = "✔" if why is None else "✘"
-        print(f"{mark} {q.name} ({q.points} points): {q.title}" + ("" if why is None else f" -- {why}"))
+        print(f"{mark} {q.name} ({q.points} point{'s' if q.points != 1 else ''}): {q.title}" + ("" if why is None else f" -- {why}"))

@@ -48,7 +48,7 @@ def student_notebook(assignment, identifier: str | None = None, *, solutions: bo
         prompt = q.prompt.format(**task.params) if task is not None else q.prompt.format_map(_Unfilled())
         cells.append(nbformat.v4.new_markdown_cell(
             f"## {q.name.upper()}: {q.title}\n\n"
-            f"*{q.points} points · difficulty {q.difficulty} ({DIFFICULTY[q.difficulty]}) · about {q.minutes} "
+            f"*{q.points} point{'s' if q.points != 1 else ''} · difficulty {q.difficulty} ({DIFFICULTY[q.difficulty]}) · about {q.minutes} "
             f"minutes · graded*\n\n{prompt}"))
         if solutions:
             cells.append(nbformat.v4.new_code_cell("# your answer\n" + q.solution,
