@@ -206,5 +206,16 @@ def test_each_assignment_is_in_the_week_of_its_lecture_in_the_pacing_plan():
         for lecture in re.findall(r"\{doc\}`chapters/(\w+)`", row[1]):
             weeks[lecture] = int(row[0])
     assert len(weeks) >= 16
-    wrong = {a.name: (a.week, weeks.get(a.lecture)) for a in cw.assignments().values() if a.week != weeks.get(a.lecture)}
+    wrong = {a.name: (a.week, weeks.get(a.lecture)) for a in cw.assignments().values()
+             if a.week != weeks.get(a.lecture)}
     assert not wrong, f"assignment week against the pacing plan's: {wrong}"
+
+
+def test_what_counts_as_naming_l1lab_in_a_students_cell():
+    from l1lab.book.coursework.runner import _L1LAB, _code_only
+    names = {src: bool(_L1LAB.search(_code_only(src))) for src in (
+        "x = 1  # as l1lab does", 's = "the l1lab way"', "import l1lab", "from l1lab.projections import p",
+        '__import__("l1" + "lab")', "importlib.import_module(name)", "exec(code)")}
+    assert names == {"x = 1  # as l1lab does": False, 's = "the l1lab way"': False, "import l1lab": True,
+                     "from l1lab.projections import p": True, '__import__("l1" + "lab")': True,
+                     "importlib.import_module(name)": True, "exec(code)": True}

@@ -229,7 +229,7 @@ class Task:
             return None, f"{q.function} is not a function"
         outputs = []
         for args, _ in self.expected(name):
-            args = [np.array(a, copy=True) if isinstance(a, np.ndarray) else a for a in args]
+            args = copy.deepcopy(list(args))       # the student's function may change its inputs
             try:
                 with own_code_only(namespace):
                     out = obj(*args)
@@ -265,4 +265,5 @@ class Task:
         if why is None:
             why = self.judge(name, answer)
         mark = "✔" if why is None else "✘"
-        print(f"{mark} {q.name} ({q.points} point{'s' if q.points != 1 else ''}): {q.title}" + ("" if why is None else f" -- {why}"))
+        unit = "point" if q.points == 1 else "points"
+        print(f"{mark} {q.name} ({q.points} {unit}): {q.title}" + ("" if why is None else f" -- {why}"))

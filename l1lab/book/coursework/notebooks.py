@@ -48,8 +48,8 @@ def student_notebook(assignment, identifier: str | None = None, *, solutions: bo
         prompt = q.prompt.format(**task.params) if task is not None else q.prompt.format_map(_Unfilled())
         cells.append(nbformat.v4.new_markdown_cell(
             f"## {q.name.upper()}: {q.title}\n\n"
-            f"*{q.points} point{'s' if q.points != 1 else ''} · difficulty {q.difficulty} ({DIFFICULTY[q.difficulty]}) · about {q.minutes} "
-            f"minutes · graded*\n\n{prompt}"))
+            f"*{q.points} {'point' if q.points == 1 else 'points'} · difficulty {q.difficulty} "
+            f"({DIFFICULTY[q.difficulty]}) · about {q.minutes} minutes · graded*\n\n{prompt}"))
         if solutions:
             cells.append(nbformat.v4.new_code_cell("# your answer\n" + q.solution,
                                                    metadata={"tags": ["answer", "solution"]}))

@@ -160,6 +160,19 @@ def _given_sources(assignment, identifier):
     return given
 
 
+def _code_only(source):
+    """``source`` without its comments and string literals (a comment "as l1lab does" is not a use of l1lab;
+    ``__import__("l1lab")`` still is, by its name); the source itself when it does not tokenize."""
+    import io
+    import tokenize
+    try:
+        tokens = [t for t in tokenize.generate_tokens(io.StringIO(source).readline)
+                  if t.type not in (tokenize.COMMENT, tokenize.STRING)]
+    except (tokenize.TokenError, IndentationError, SyntaxError):
+        return source
+    return " ".join(t.string for t in tokens)
+
+
 def _defined_in(source):
     names = set(re.findall(r"^\s*def\s+(\w+)", source, re.M))
     names |= set(re.findall(r"^\s*(answer_\w+)\s*=", source, re.M))
@@ -172,7 +185,7 @@ def _source_findings(assignment, identifier, nb):
     void = {}
     own = [c.source for c in nb.cells if c.cell_type == "code" and c.source.strip() not in given
            and not _STUDENT_CELL.match(c.source)]
-    naming = [s for s in own if _L1LAB.search(s)]
+    naming = [s for s in own if _L1LAB.search(_code_only(s))]
     if not naming:
         return void
     defined = set().union(*(_defined_in(s) for s in naming))
