@@ -190,6 +190,13 @@ def test_averaging_largest_and_errors():
     assert data.taus[-1] == W.AVERAGING_BUDGET // max(lim["d"])
     with pytest.raises(ValueError, match="1/\\(8 G_inf\\)"):
         W.averaging_data(d=10, T0=300, eta_mult=3.0)
+    # clipped, the step is Lemma 5.3's largest, and the data say so
+    top = kfe.smg_max_step(1.0)
+    clipped = W.averaging_data(d=10, T0=300, eta_mult=3.0, n_seeds=2, clip=True)
+    assert clipped.clipped and clipped.eta == top and clipped.eta_mult == 3.0
+    again = W.averaging_data(d=10, T0=300, eta_mult=2.5, n_seeds=2, clip=True)      # the same step, the same runs
+    np.testing.assert_array_equal(again.avg, clipped.avg)
+    assert not W.averaging_data(d=10, T0=300, n_seeds=2, clip=True).clipped
     with pytest.raises(ValueError, match="T0"):
         W.averaging_data(T0=500)
     box = W.averaging_demo()
@@ -318,13 +325,14 @@ def test_live_widgets_start_light_and_redraw_in_place():
     assert W.averaging_figure(d=10, T0=300, n_seeds=2, eta_mult=0.5, fig=fig) is fig
     fig = W.scaling_figure(d_max=100, n_seeds=1)
     assert W.scaling_figure(d_max=100, n_seeds=1, eps=0.2, fig=fig) is fig
-    # demo 2's step above Lemma 5.3's limit: a message in the same figure, and back
+    # demo 2's step above Lemma 5.3's limit: the figure at the limit, whose title says so, and back
     box = W.averaging_demo(d=10, T0=300)
     first = box.image.value
     box.controls["eta_mult"].value = 3.0
-    assert len(box.live.fig.axes) == 0 and "Lemma 5.3" in box.live.fig.texts[0].get_text()
+    title = box.live.fig.axes[0].get_title()
+    assert len(box.live.fig.axes) == 1 and "clipped at Lemma 5.3's largest step" in title and "= 0.125" in title
     box.controls["eta_mult"].value = 1.0
-    assert box.image.value == first
+    assert box.image.value == first and "clipped" not in box.live.fig.axes[0].get_title()
 
 
 # ---------------------------------------------------------------------------------------------- static players
@@ -352,17 +360,33 @@ def test_regret_player_draws_the_live_figures():
     assert '"name":"t"' in player.html() and 'class="l1lab-player-data"' in player.html()
 
 
-def test_averaging_player_says_when_the_step_is_too_large():
-    """Demo 2's player at d = 10, T0 = 300: the tuned step draws the figure, 2.5 times it exceeds Lemma 5.3's
-    limit and the frame is the live widget's message."""
+def test_averaging_player_clips_the_step_at_the_lemmas_limit():
+    """Demo 2's player at d = 10, T0 = 300: the tuned step draws the figure; 2.5 times it would exceed Lemma 5.3's
+    limit, and the frame is the figure at that limit, whose title (and so the frame's alternative text) says so:
+    every frame is a figure, none an error message."""
     grid = dict(d=(10,), p=(2,), T0=(300,), eta_mult=(1.0, 2.5), n_seeds=(2,))
-    player = static_player(W.averaging_demo(d=10, T0=300, n_seeds=2), grid, name="t",
-                           describe=W.AVERAGING_STATIC["describe"])
+    player = static_player(W.averaging_demo(d=10, T0=300, n_seeds=2), grid, name="t")
     assert player.n_frames == 2 and len({f["sha"] for f in player.frames.values()}) == 2
     assert "η = 1 × η(T₀ = 300)" in player.frames[player.key()]["alt"]
     big = player.frames[player.key(eta_mult=2.5)]
-    assert big["png"] is not None and "×" not in big["alt"]     # no axes, no title: the message
-    assert "exceeds Lemma 5.3's 1/(8 G_inf)" in big["alt"]
+    assert big["png"] is not None and "η = min(2.5 × η(T₀ = 300), 1/(8G∞)) = 0.125" in big["alt"]
+    assert "clipped at Lemma 5.3's largest step" in big["alt"] and "Error" not in big["alt"]
+    assert all(f["png"] is not None for f in player.frames.values())
+
+
+def test_a_frame_that_fails_to_draw_fails_the_player(monkeypatch):
+    """A setting whose figure raises is not drawn as a message: the player is not made (the build fails)."""
+    real = W.averaging_figure
+
+    def failing(*args, eta_mult=1.0, fig=None, **kw):
+        if eta_mult > 2:
+            raise ValueError("this setting cannot be drawn")
+        return real(*args, eta_mult=eta_mult, fig=fig, **kw)
+
+    monkeypatch.setattr(W, "averaging_figure", failing)
+    grid = dict(d=(10,), p=(2,), T0=(300,), eta_mult=(1.0, 2.5), n_seeds=(2,))
+    with pytest.raises(ValueError, match="cannot be drawn"):
+        static_player(W.averaging_demo(d=10, T0=300, n_seeds=2), grid, name="t")
 
 
 # ---------------------------------------------------------------------------------------------- readability

@@ -27,6 +27,25 @@ from l1lab.theory import zhu2009 as zhu  # noqa: E402
 
 
 # ---------------------------------------------------------------------------------------------- helpers
+def assert_solvers_in_their_colours(fig):
+    """Every data line of ``fig`` (more than one point, drawn as a line) that is not grey is a shade of PGS's or of
+    L-BFGS's colour, and every line in a shade of either is solid: the curves are measured (theory and reference
+    lines of these figures are grey or black)."""
+    from matplotlib.colors import to_rgb
+
+    from l1lab.book import style
+    for ax in fig.axes:
+        for line in ax.get_lines():
+            if len(line.get_xdata()) < 2 or line.get_linestyle() in ("None", "none", "", " "):
+                continue
+            r, g, b = to_rgb(line.get_color())
+            if max(r, g, b) - min(r, g, b) < 1e-9:            # grey or black
+                continue
+            solver = [n for n in ("PGS", "L-BFGS") if style._is_shade(line.get_color(), style.ALGORITHM_COLORS[n])]
+            assert solver, f"{line.get_label()!r}: colour {line.get_color()} is neither PGS's nor L-BFGS's"
+            assert line.get_linestyle() in ("-", "solid"), f"{line.get_label()!r}: a measured curve drawn dashed"
+
+
 def test_first_reach_interpolates_between_checkpoints():
     it = np.array([0, 10, 100, 1000])
     err = np.array([np.inf, 0.5, 0.2, 0.05])
@@ -92,6 +111,7 @@ def test_inverse_dependency_on_the_gaussian_toy():
     ok = np.isfinite(acc)
     assert np.all(np.diff(acc[ok]) > 0) and acc[-1] >= 0.5 * max(W.INVERSE_MS) * 10
     fig = W.inverse_figure(n_max=10, n_runs=5)
+    assert_solvers_in_their_colours(fig)
     assert len(fig.axes) == 4 and fig.axes[0].get_xscale() == "log"   # three panels and the legend's axes
     figure_checks.assert_readable(fig)
 
@@ -145,6 +165,7 @@ def test_text_sets_and_tuned_sigma():
 def test_text_figures_and_table2():
     data = W.text_data(n_seeds=1)
     fig = W.text_figure(n_seeds=1)
+    assert_solvers_in_their_colours(fig)
     assert len(fig.axes) == 4 and "synthetic stand-in for CCAT" in fig._suptitle.get_text()
     figure_checks.assert_readable(fig)
     for cfg in W.TEXT_CONFIGS:
@@ -161,6 +182,7 @@ def test_text_figures_and_table2():
     np.testing.assert_array_equal(fixed.tuned_iterations, data.pgs_iterations[(2.0, 1)][2])
     assert np.all(fixed.best_iterations <= fixed.tuned_iterations)
     fig = W.fixed_sigma_figure(level=0.92, n_seeds=1)
+    assert_solvers_in_their_colours(fig)
     assert len(fig.axes) == 2 and "synthetic stand-in for CCAT" in fig._suptitle.get_text()
     figure_checks.assert_readable(fig)
     rows = W.table2_data(n_seeds=1)
@@ -209,6 +231,7 @@ def test_k_figure_largest_k_and_widget():
     assert data.step_exact[0] > 3 * data.step_running[0]
     assert data.step_exact[-1] < 3 * data.step_running[-1]
     fig = W.k_figure(p=1.8, level=0.92, n_seeds=1)
+    assert_solvers_in_their_colours(fig)
     assert len(fig.axes) == 4
     figure_checks.assert_readable(fig)
     box = W.k_demo(n_seeds=1)
@@ -234,6 +257,7 @@ def test_bounds_hold_at_the_defaults():
     assert np.all(data.lemma1 <= data.corollary1[None, :] * (1 + 1e-12))
     assert all(r > 1 for r in data.ratios())
     fig = W.bounds_figure()
+    assert_solvers_in_their_colours(fig)
     assert len(fig.axes) == 2
     figure_checks.assert_readable(fig)
 

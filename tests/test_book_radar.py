@@ -103,6 +103,36 @@ def test_figure1_small_budget():
         assert fig.axes[0].get_xscale() == "log" and fig.axes[0].get_yscale() == "log"
 
 
+def test_figure1_draws_the_output_the_theorems_bound_and_the_papers_iterate():
+    """The upper panel of Figure 1 draws the error of each method's output (RADAR: the average of its last completed
+    epoch, which stays at theta = 0 until the first epoch ends; RDA, SGD: the iterate) and RADAR's iterate beside
+    it; the lower panel the iterates, as the paper draws them.  Slopes and finals are the output's."""
+    data = W.figure1_data(d=200, T=2_000, n_trials=2, methods=W.FIGURE1A)
+    rad = data.curves["RADAR"]
+    np.testing.assert_array_equal(rad.mean, rad.error_output.mean(axis=0))
+    np.testing.assert_array_equal(rad.iterate_mean, rad.error.mean(axis=0))
+    assert rad.final == pytest.approx(float(rad.error_output[:, -1].mean()))
+    first_end = min(r.epoch_end[0] for r in rad.records)
+    before = rad.iteration < first_end
+    np.testing.assert_allclose(rad.error_output[:, before], data.norm2_sq)       # the output is still 0
+    for m in ("RDA", "SGD"):
+        np.testing.assert_array_equal(data.curves[m].error_output, data.curves[m].error)
+    fig = W.figure1a_figure(d=200, T=2_000, n_trials=2)
+    top, bottom = fig.axes
+    lines = {ln.get_label(): ln for ln in top.get_lines()}
+    keep = rad.iteration > 0
+    np.testing.assert_array_equal(lines["RADAR: output (average of its last epoch)"].get_ydata(), rad.mean[keep])
+    np.testing.assert_array_equal(lines["RADAR: iterate θ_t"].get_ydata(), rad.iterate_mean[keep])
+    low = {ln.get_label(): ln for ln in bottom.get_lines()}
+    np.testing.assert_array_equal(low["RADAR: iterate θ_t"].get_ydata(), rad.iterate_mean)
+    # the two slope guides are told apart, and drawn as theory (not solid)
+    g1, g2 = lines["slope −1 guide: O(1/T)"], lines["slope −½ guide: O(1/√T)"]
+    assert g1.get_linestyle() != g2.get_linestyle() and "-" != g1.get_linestyle() != "solid"
+    weak = W.weak_sparsity_data(qs=(0.0,), d=200, T=5_000, n_trials=1)
+    assert weak.final[0][0, -1] == W.run_trial("RADAR", 200, 5_000, trial=0).error_output[-1]
+    assert weak.final_iterate[0][0, -1] == W.run_trial("RADAR", 200, 5_000, trial=0).error[-1]
+
+
 def test_figure1_largest_live_settings_and_radar_wins_at_d_5000():
     lim = W.FIGURE1_LIMITS
     d, T = max(lim["d"]), max(lim["T"])

@@ -328,3 +328,61 @@ def test_figures_fit_the_page():
         small = [t.get_text() for t in fig.findobj(Text)
                  if t.get_visible() and t.get_text().strip() and t.get_fontsize() < 9]
         assert not small, f"{name}: text below 9 pt: {small[:3]}"
+
+
+# ---------------------------------------------------------------------------------------------- geometry of the link
+def _min_dist(line, point):
+    xy = np.column_stack(line.get_data())
+    return float(np.min(np.hypot(*(xy - point).T)))
+
+
+@pytest.mark.parametrize("p,theta2", [(None, 0.6), (40.0, 0.3), (4.0, 0.9)])
+def test_link_figure_draws_curves_through_theta_and_w(p, theta2):
+    """theta lies on the drawn circle and l_p sphere, w on the image of each (the l_q sphere of radius
+    ||theta||_p), and the chapter's figure (values=False) prints neither w nor the ratio its question asks for."""
+    from l1lab.links import link_inverse
+
+    fig = W.link_figure(p=p, theta1=1.0, theta2=theta2, values=False)
+    pp = W.smidas_p(310) if p is None else p
+    theta = np.array([1.0, theta2])
+    w = link_inverse(theta, pp)
+    lines = {ln.get_label(): ln for ln in fig.axes[0].get_lines()}
+    circle = next(ln for lb, ln in lines.items() if lb.startswith("circle through"))
+    sphere = next(ln for lb, ln in lines.items() if lb.startswith(r"$\ell_p$ sphere"))
+    image = next(ln for lb, ln in lines.items() if lb.startswith("its image"))
+    own = next(ln for lb, ln in lines.items() if lb == f"$f^{{-1}}$(circle), p = {pp:.3g}")
+    step = 2 * np.pi * np.linalg.norm(theta) / 720              # the curves' sampling
+    assert _min_dist(circle, theta) < step and _min_dist(sphere, theta) < step
+    assert _min_dist(image, w) < step and _min_dist(own, w) < step
+    xy = np.column_stack(image.get_data())
+    q = pp / (pp - 1)
+    assert np.allclose(np.sum(np.abs(xy) ** q, axis=1) ** (1 / q), np.linalg.norm(theta, pp))
+    texts = [t.get_text() for ax in fig.axes for t in ax.get_legend().get_texts()]
+    assert r"$w = f^{-1}(\theta)$" in texts and "the $\\theta$ on the left" in texts   # no values after them
+
+
+def test_image_of_the_circle_moves_inside_the_diamond():
+    assert W.diagonal_image(2.0) == pytest.approx(2 ** -0.5) and W.diagonal_image(4.0) == pytest.approx(0.5)
+    for p in (W.smidas_p(310), 20.0, 40.0):
+        assert W.diagonal_image(p) == pytest.approx(2 ** (2 / p - 1.5)) and W.diagonal_image(p) < 0.5
+    assert W.diagonal_image(W.smidas_p(310)) == pytest.approx(0.399, abs=5e-4)
+    assert W.diagonal_image(40.0) == pytest.approx(0.366, abs=5e-4)
+
+
+def test_guarantee_iterations_gain_grows_towards_p0_over_pstar():
+    """Proposition 4 at its best K is Lemma 7's minimum with P* for P(0): the iterations it saves over Theorem 3
+    grow as the accuracy falls, towards P(0)/P*, and each T solves its guarantee exactly."""
+    data = W.prop4_data()
+    w1 = float(np.abs(data.w_star).sum())
+    args = (data.p_star, data.p0, data.rho, w1, data.p, data.problem.d)
+    gains = []
+    for k in (10.0, 1.0, 0.1, 0.01):
+        eps = k * data.p_star
+        t3, t4 = W.guarantee_iterations(eps, *args)
+        _, thm3, prop4 = W.guarantee_curves(*args, T=[t3, t4])
+        assert thm3[0] == pytest.approx(eps, rel=1e-9) and prop4[1] == pytest.approx(eps, rel=1e-9)
+        gains.append(t3 / t4)
+    assert all(a < b for a, b in zip(gains, gains[1:])) and gains[-1] < data.p0 / data.p_star
+    assert gains[-1] > 0.95 * data.p0 / data.p_star
+    with pytest.raises(ValueError, match="eps"):
+        W.guarantee_iterations(0.0, *args)

@@ -2,6 +2,7 @@
 student notebooks are the solutions with the answers removed, and ``pytest --nbval`` passes on the solutions
 (with their stored outputs) and fails on the student versions and on a wrong solution."""
 import math
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -158,6 +159,61 @@ def test_student_notebooks_are_the_solutions_without_answers():
         # the solutions are stored with the checkers' all-pass output
         text = "".join(o.get("text", "") for c in sol.cells if c.cell_type == "code" for o in c.outputs)
         assert "checks passed" in text and "✘" not in text
+
+
+_SOLUTION_TEXT = re.compile(r"^\s*(?:\*{1,2}|_)?(?:Solution|Answer)\b", re.I)
+
+
+def _solution_blocks(sol):
+    """The solution blocks of a solution notebook, each as the set of its lines that say something (not a blank,
+    a bracket, a comment or a line that only opens a bracket)."""
+    blocks = []
+    for c in sol.cells:
+        if c.cell_type != "code":
+            continue
+        for block in re.findall(re.escape(E.SOLUTION_BEGIN) + r"[^\n]*\n(.*?)" + re.escape(E.SOLUTION_END), c.source,
+                                re.S):
+            lines = {line.strip() for line in block.splitlines()}
+            lines = {x for x in lines if len(x) >= 12 and not x.startswith("#") and not x.endswith(("{", "(", "["))}
+            if lines:
+                blocks.append(lines)
+    return blocks
+
+
+def _copied_blocks(sol, text):
+    """The solution blocks whose lines stand in ``text``: all of a one-line block, half or more of a longer one
+    (a line or two a block shares with the code the notebook gives, e.g. the q-norm of a dual point, is not a
+    copy of the answer)."""
+    present = {line.strip() for line in text.splitlines()}
+    return [sorted(b)[:3] for b in _solution_blocks(sol) if len(b & present) >= max(1, (len(b) + 1) // 2)]
+
+
+@pytest.mark.parametrize("name", CHAPTERS)
+def test_no_answer_in_a_students_copy(name):
+    """A student's copy holds no solution: no text of a solution-only cell, no cell written as a solution that
+    lacks the tag, no line of the reference code of a solution block."""
+    sol = nbformat.read(SOLUTIONS / f"{name}.ipynb", as_version=4)
+    stu = E.make_student_notebook(sol)
+    text = "\n".join(c.source for c in stu.cells)
+    leaked = [c.source[:60] for c in sol.cells if "solution-only" in c.get("metadata", {}).get("tags", [])
+              and c.source.strip() and c.source.strip() in text]
+    untagged = [c.source[:60] for c in stu.cells if c.cell_type == "markdown" and _SOLUTION_TEXT.match(c.source)]
+    code = _copied_blocks(sol, text)
+    assert not leaked and not untagged and not code, (
+        f"{name}: the student's copy shows solutions: solution-only cells {leaked}, solution cells without the "
+        f"'solution-only' tag {untagged}, reference code {code[:5]}")
+
+
+def test_the_copy_check_sees_a_solution():
+    nb = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_markdown_cell("*Solution.* The epoch ends at T/2."),
+        nbformat.v4.new_code_cell("def f(x):\n    # BEGIN SOLUTION\n    return np.sqrt(x) + 1\n    # END SOLUTION\n"
+                                  "print(np.sqrt(x) + 1)")])
+    stu = E.make_student_notebook(nb)
+    assert _SOLUTION_TEXT.match(stu.cells[0].source)
+    assert _solution_blocks(nb) == [{"return np.sqrt(x) + 1"}]
+    assert _copied_blocks(nb, "\n".join(c.source for c in stu.cells)) == []
+    assert _copied_blocks(nb, "def g(x):\n    return np.sqrt(x) + 1") == [["return np.sqrt(x) + 1"]]
 
 
 def _nbval(*args):

@@ -217,7 +217,7 @@ ALLOWED = {
         "0.3333": "B^2/3 (math)",
         "orders of magnitude": "the unknown constants set to 1, read as orders of magnitude (a convention)",
         "0.1": "the weight beta of the comparison method (a parameter)",
-        "0.02": "d/T = 200/10,000 (parameters)",
+        "0.05": "d/T = 500/10,000 at the largest d where SGD is ahead (parameters; the ordering is asserted)",
         "half as": "T = d/2 samples (parameters)",
     },
     "radar_const": {
@@ -228,6 +228,7 @@ ALLOWED = {
     "radar_theory": {
         "0.1": "gamma = 0.1 (a parameter)",
         "4.64": "sqrt(12 log 6) (math)",
+        "0.25": "q = 0.25 (a parameter)",
         "0.5": "q = 0.5 and the corollary's exponent -0.5 (parameter / math)",
         "0.75": "q = 0.75 and the corollary's exponent -0.75 (parameter / math)",
         "0.03": "tau = 0.03 (a parameter)",
@@ -257,6 +258,7 @@ ALLOWED = {
         "0.05": "lambda and the noise level (parameters)",
         "six orders of magnitude": "the threshold rel=1e-6 of effective_nnz behind the glued counts (a parameter)",
         "0.1": "values of K (parameters)",
+        "twice as": "Lemma 7's upper bound 4 sqrt(abc/T) against the exact minimum's 2 sqrt(abc/T) for large T (math)",
     },
 }
 

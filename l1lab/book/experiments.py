@@ -19,7 +19,7 @@ Same three layers as :mod:`l1lab.book.scd`: cached *data* (the sweep), *figure* 
   size and the paper's Table 1;
 * :func:`figure_stats`, :data:`CLAIMS`, :func:`evaluate_claims`, :func:`claims_markdown`,
   :func:`format_claims` -- the qualitative claims of Section 4.3, each made an explicit numeric criterion and
-  marked held / not held on the sweep.
+  marked held / not held / undecided on the sweep.
 
 How the claims are measured
 ---------------------------
@@ -29,12 +29,17 @@ passes over X, so they end within about 1 % of each other; a checkpoint up to 1.
 an algorithm A, with P_A(t) the mean over seeds of the objective after t data accesses:
 
 * the **excess** e_A = (P_A(N) - P_low) / (P(0) - P_low), where P(0) = log 2 is the objective at w = 0 and
-  P_low the smallest mean objective any of the four reaches on the figure by N.  It is the distance to the best
-  value seen, as a fraction of the whole descent, and is what a linear y-axis shows (the paper's figures and
-  ours).  A is **better** than B if e_B - e_A > ``tie`` (0.02), **about the same** if \|e_A - e_B\| <= ``tie``,
+  P_low the **lowest value seen**, the smallest mean objective any of the four reaches on the figure by N (not the
+  minimum P*, which the runs need not reach).  It is the distance to the best value seen, as a fraction of the
+  whole descent, and is what a linear y-axis shows (the paper's figures and ours).  A is **better** than B if
+  e_B - e_A > ``tie`` (0.02), **about the same** if \|e_A - e_B\| <= ``tie``,
   **slightly better** if ``tie`` < e_B - e_A <= ``much`` (0.10) and **much better** if e_B - e_A > ``much``;
-* the **time to the minimum** r_A: the first data-access count at which e_A(t) <= ``target`` (0.01), infinite
-  if it never does by N ("quicker to reach the minimum");
+* the **time to the minimum** r_A: the first data-access count at which P_A(t) - P* <= ``target`` (0.01) times
+  P(0) - P*, with **the minimum** P* = min P computed by :meth:`ExperimentData.optimum`; infinite if it never does
+  by N ("quicker to reach the minimum").  It needs P*, which the figures have at lambda = 1e-2 (where the paper's
+  claims about reaching the minimum are made; at 1e-6 the stand-ins are separable and P* is not computed).  A
+  claim about who reaches the minimum first is **undecided** when none of the algorithms it compares does by N.
+  (Measured against P_low instead, whoever ends lowest would "reach the minimum" by construction.)
 * **early**: the same quantities at ``early`` * N (0.1 N), the last checkpoint at or before it;
 * the **sparsity** l0_A: the mean over seeds of the number of nonzeros of the iterate at N (the trace's count,
   which is what the paper plots; SMIDAS's tiny-but-nonzero weights count).  A is **sparser** than B if
@@ -79,7 +84,8 @@ __all__ = [
     "EXPERIMENT_STATIC", "ExperimentData", "FIGURES", "FigureStats", "MIN_FONT", "SOLVER_NAMES", "claims_markdown",
     "cyclic_sweep", "data_note", "effective_markdown", "effective_nnz", "eta_figure", "eta_markdown",
     "evaluate_claims", "experiment_data", "experiment_demo", "experiment_figure", "experiment_player", "figure_stats",
-    "format_claims", "lecture_markdown", "lecture_numbers", "optimum_markdown", "overview_figure", "paper_datasets",
+    "format_claims", "known_optimum", "lecture_markdown", "lecture_numbers", "optimum_markdown", "overview_figure",
+    "paper_datasets",
     "prepare_dataset",
 ]
 
@@ -196,6 +202,8 @@ class ExperimentData:
     chosen : {(data set, lambda, solver): eta} chosen on ``tuning`` (:meth:`Sweep.best_eta`)
     datasets : {name: Dataset} (None when built from sweeps alone; then runs at other step sizes than the
         grid's are unavailable)
+    optima : {(data set, lambda): (P*, ||w*||_0)} known in advance (:meth:`optimum` computes the others from the
+        data sets)
     """
 
     tuning: Sweep
@@ -207,6 +215,7 @@ class ExperimentData:
     n_checkpoints: int = 30
     etas: tuple = PAPER_ETA_GRID
     cache_dir: object = None
+    optima: dict = field(default_factory=dict)
     _extra: dict = field(default_factory=dict, repr=False)
 
     @classmethod
@@ -278,9 +287,13 @@ class ExperimentData:
         return self._extra[key]
 
     def optimum(self, dataset, lam) -> tuple:
-        """(P*, ||w*||_0) of the problem on ``dataset`` with ``lam``, from :func:`l1lab.solvers.reference_solution`
-        (relative optimality residual 1e-8).  Cached.  Needs the data sets."""
+        """(P*, ||w*||_0) of the problem on ``dataset`` with ``lam``: given in :attr:`optima`, or from
+        :func:`l1lab.solvers.reference_solution` (relative optimality residual 1e-8).  Cached.  Needs the data sets
+        unless given."""
         self.check(dataset, lam)
+        given = _lookup(self.optima, dataset, lam)
+        if given is not None:
+            return float(given[0]), int(given[1])
         if self.datasets is None:
             raise ValueError("this ExperimentData has no data sets (built from sweeps alone): no optimum")
         key = ("optimum", dataset, float(lam))
@@ -404,11 +417,13 @@ class FigureStats:
     offline: bool
     budget: float              # B, data accesses
     p0: float                  # P(0)
-    p_low: float               # best mean objective any algorithm reaches by B
+    p_low: float               # the lowest value seen: the best mean objective any algorithm reaches by B
+    p_star: float | None       # the minimum P* (None where the figure does not know it)
     objective: dict            # P_A(B)
     excess: dict               # e_A = (P_A(B) - P_low) / (P(0) - P_low)
     excess_early: dict         # the same at early * B
-    reach: dict                # data accesses to e_A(t) <= target (inf: never by B)
+    above_min: dict            # (P_A(B) - P*) / (P(0) - P*): the distance to the minimum (nan without P*)
+    reach: dict                # data accesses to P_A(t) - P* <= target (P(0) - P*) (inf: never by B; nan: no P*)
     nnz: dict                  # l0 at B (mean over seeds)
     nnz_early: dict            # l0 at early * B
     nnz_effective: dict        # :func:`effective_nnz` of the final iterates (|w_j| > 1e-6 max |w|)
@@ -417,6 +432,15 @@ class FigureStats:
     def pct(self, name, early=False) -> str:
         """The excess of ``name`` in percent of P(0) - P_low."""
         return f"{100 * (self.excess_early if early else self.excess)[name]:.1f} %"
+
+
+def known_optimum(data: ExperimentData, dataset, lam):
+    """P* of the figure (dataset, lam), or None: given in ``data.optima``, or computed from the data sets at
+    lambda >= 1e-3 (at 1e-6 the stand-ins are separable or nearly so, and the reference solver would chase a huge
+    w*), as the figures draw it."""
+    if _lookup(data.optima, dataset, lam) is not None or (lam >= 1e-3 and data.datasets is not None):
+        return data.optimum(dataset, lam)[0]
+    return None
 
 
 def figure_stats(data: ExperimentData, dataset, lam, criteria=None) -> FigureStats:
@@ -434,17 +458,23 @@ def figure_stats(data: ExperimentData, dataset, lam, criteria=None) -> FigureSta
     def exc(n, i):
         return (float(means[n][i]) - p_low) / scale
 
-    reach = {}
+    p_star = known_optimum(data, dataset, lam)
+    reach, above = {}, {}
     for n, r in runs.items():
+        if p_star is None:
+            reach[n] = above[n] = math.nan
+            continue
         x = r.data_accesses.mean(axis=0)
-        hit = [i for i in range(ends[n] + 1) if exc(n, i) <= c["target"]]
-        reach[n] = float(x[hit[0]]) if hit else math.inf
+        gaps = (means[n][: ends[n] + 1] - p_star) / (p0 - p_star)
+        hit = np.flatnonzero(gaps <= c["target"])
+        reach[n] = float(x[hit[0]]) if hit.size else math.inf
+        above[n] = float(gaps[-1])
     return FigureStats(
         dataset=dataset, lam=float(lam), d=data.d(dataset), label=data.label(dataset), offline=data.offline(dataset),
-        budget=budget, p0=p0, p_low=p_low,
+        budget=budget, p0=p0, p_low=p_low, p_star=p_star,
         objective={n: float(means[n][ends[n]]) for n in runs},
         excess={n: exc(n, ends[n]) for n in runs}, excess_early={n: exc(n, early[n]) for n in runs},
-        reach=reach, nnz={n: float(r.nnz.mean(axis=0)[ends[n]]) for n, r in runs.items()},
+        above_min=above, reach=reach, nnz={n: float(r.nnz.mean(axis=0)[ends[n]]) for n, r in runs.items()},
         nnz_early={n: float(r.nnz.mean(axis=0)[early[n]]) for n, r in runs.items()},
         nnz_effective={n: effective_nnz(r) for n, r in runs.items()},
         eta={SOLVER_NAMES[s]: data.eta(dataset, s, lam) for s in ("smidas", "truncgrad")})
@@ -477,7 +507,8 @@ class Claim:
 
 @dataclass
 class ClaimResult:
-    """One row of the claims table.  ``held`` is True, False, or None (not evaluated: a figure is missing)."""
+    """One row of the claims table.  ``held`` is True, False, or None: undecided (the runs do not decide it: no
+    algorithm it compares reaches the minimum by N), or not evaluated (a figure is missing; ``numbers`` is "—")."""
 
     key: str
     where: str
@@ -489,7 +520,9 @@ class ClaimResult:
 
     @property
     def verdict(self) -> str:
-        return {True: "held", False: "not held", None: "not evaluated"}[self.held]
+        if self.held is None:
+            return "not evaluated" if self.numbers == "—" else "undecided"
+        return "held" if self.held else "not held"
 
 
 def _cmp(st, a, b, c) -> str:
@@ -512,6 +545,16 @@ def _l0(st, names, early=False) -> str:
 
 def _reach(st, names) -> str:
     return ", ".join(f"{n} {st.reach[n]:.2g}" if math.isfinite(st.reach[n]) else f"{n} never" for n in names)
+
+
+def _above(st, names) -> str:
+    return ", ".join(f"{n} {100 * st.above_min[n]:.1f} %" for n in names)
+
+
+def _no_minimum(st):
+    """(None, "—"-less numbers, note) for a claim about reaching the minimum on a figure without P*."""
+    return None, "the minimum P* is not known for this figure", (f"undecided: P* of {st.dataset.upper()} at "
+                                                                 f"λ = {_lam_text(st.lam)} is not computed.")
 
 
 ALL = ("SCD", "GCD", "SMIDAS", "TruncGrad")
@@ -648,19 +691,30 @@ def claim_smidas_sparse_magic(stats, c):
 
 
 def claim_scd_fastest_duke_arcene(stats, c):
-    nums, off = [], []
+    nums, off, undecided = [], [], []
     for ds in ("duke", "arcene"):
         st = stats[(ds, 1e-2)]
-        nums.append(f"{ds.upper()}: to the minimum {_reach(st, ALL)}; excess {_exc(st, ALL)}")
-        first = min(st.reach[n] for n in ("GCD", "SMIDAS", "TruncGrad"))
-        if not (st.reach["SCD"] <= first and math.isfinite(st.reach["SCD"])):
-            faster = [n for n in ("GCD", "SMIDAS", "TruncGrad") if st.reach[n] < st.reach["SCD"]]
+        if st.p_star is None:
+            return _no_minimum(st)
+        nums.append(f"{ds.upper()}: to the minimum {_reach(st, ALL)}; above P* at N {_above(st, ALL)}; excess "
+                    f"{_exc(st, ALL)}")
+        others = ("GCD", "SMIDAS", "TruncGrad")
+        first = min(st.reach[n] for n in others)
+        if math.isfinite(st.reach["SCD"]) and st.reach["SCD"] <= first:
+            if st.excess["SCD"] > min(st.excess[n] for n in others) + c["tie"]:
+                off.append(f"on {ds.upper()} SCD ends above the best of the others")
+        elif math.isfinite(first):
+            faster = [n for n in others if st.reach[n] < st.reach["SCD"]]
             verb = "reaches" if len(faster) == 1 else "reach"
-            off.append(f"on {ds.upper()} " + (f"{' and '.join(faster)} {verb} the minimum first" if faster
-                                               else "SCD does not reach the minimum by N"))
-        elif st.excess["SCD"] > min(st.excess[n] for n in ("GCD", "SMIDAS", "TruncGrad")) + c["tie"]:
-            off.append(f"on {ds.upper()} SCD ends above the best of the others")
-    return not off, "data accesses " + " | ".join(nums), ("; ".join(off) + ".") if off else ""
+            off.append(f"on {ds.upper()} {' and '.join(faster)} {verb} the minimum first"
+                       + ("" if math.isfinite(st.reach["SCD"]) else ", and SCD does not by N"))
+        else:
+            undecided.append(ds.upper())
+    note = "; ".join(off) + "." if off else ""
+    if undecided:
+        note += (" " if note else "") + f"No algorithm reaches the minimum by N on {' or '.join(undecided)}."
+    held = False if off else (None if undecided else True)
+    return held, "data accesses " + " | ".join(nums), note
 
 
 def claim_scd_sparsest_duke_arcene(stats, c):
@@ -704,23 +758,36 @@ def claim_smidas_dense_magic(stats, c):
     return held, nums, ("; ".join(off) + ".") if off else ""
 
 
+def _reach_numbers(st) -> str:
+    return f"data accesses to the minimum: {_reach(st, ALL)}; above P* at N: {_above(st, ALL)}"
+
+
 def claim_cd_quicker_magic04s(stats, c):
     st = stats[("magic04s", 1e-2)]
+    if st.p_star is None:
+        return _no_minimum(st)
     cd = max(st.reach["SCD"], st.reach["GCD"])
     sg = min(st.reach["SMIDAS"], st.reach["TruncGrad"])
-    held = math.isfinite(cd) and cd < sg
-    note = "" if held else ("SCD and GCD do not both reach the minimum before SMIDAS and TruncGrad"
-                            + ("" if math.isfinite(cd) else " (at least one of them never gets there by N)") + ".")
-    return held, "data accesses to the minimum: " + _reach(st, ALL), note
+    if math.isfinite(cd) and cd < sg:
+        return True, _reach_numbers(st), ""
+    if math.isfinite(sg):
+        return False, _reach_numbers(st), ("SMIDAS or TruncGrad reaches the minimum before both SCD and GCD have "
+                                           "reached it.")
+    return None, _reach_numbers(st), ("Undecided: SCD and GCD do not both reach the minimum by N, and neither do "
+                                      "SMIDAS and TruncGrad.")
 
 
 def claim_cd_edge_lost_magic04d(stats, c):
     st = stats[("magic04d", 1e-2)]
+    if st.p_star is None:
+        return _no_minimum(st)
     cd = min(st.reach["SCD"], st.reach["GCD"])
     sg = min(st.reach["SMIDAS"], st.reach["TruncGrad"])
-    held = math.isfinite(sg) and sg <= cd
-    note = "" if held else "The quicker of SCD and GCD still reaches the minimum before SMIDAS and TruncGrad."
-    return held, "data accesses to the minimum: " + _reach(st, ALL), note
+    if math.isfinite(sg) and sg <= cd:
+        return True, _reach_numbers(st), ""
+    if math.isfinite(cd):
+        return False, _reach_numbers(st), "The quicker of SCD and GCD still reaches the minimum first."
+    return None, _reach_numbers(st), "Undecided: no algorithm reaches the minimum by N."
 
 
 def claim_truncgrad_dense_all(stats, c):
@@ -815,7 +882,8 @@ CLAIMS = (
     Claim("scd-fastest-duke-arcene", "§4.3.2, the paper's Figs. 5-6 (DUKE, ARCENE, λ = 1e-2)",
           "SCD outperforms all other algorithms on the DUKE and ARCENE data sets. [...] it gets to the minimum "
           "objective faster.",
-          "on both: r_SCD ≤ r_X for every other X (r: data accesses to e ≤ target) and e_SCD ≤ min_X e_X + tie",
+          "on both: r_SCD ≤ r_X for every other X (r: data accesses to P − P* ≤ target × (P(0) − P*)) and "
+          "e_SCD ≤ min_X e_X + tie",
           (("duke", _MORE), ("arcene", _MORE)), claim_scd_fastest_duke_arcene),
     Claim("scd-sparsest-duke-arcene", "§4.3.2, the paper's Figs. 5-6 (DUKE, ARCENE, λ = 1e-2)",
           "[...] but it [SCD] also gets best sparsity.",
@@ -831,10 +899,12 @@ CLAIMS = (
           (("magic04s", _MORE), ("magic04d", _MORE)), claim_smidas_dense_magic),
     Claim("cd-quicker-magic04s", "§4.3.2, the paper's Fig. 7 (MAGIC04S, λ = 1e-2)",
           "The coordinate descent algorithms SCD and GCD are quicker to reach the minimum on MAGIC04S.",
-          "max(r_SCD, r_GCD) < min(r_SMIDAS, r_TruncGrad)", (("magic04s", _MORE),), claim_cd_quicker_magic04s),
+          "max(r_SCD, r_GCD) < min(r_SMIDAS, r_TruncGrad); undecided if no r is finite", (("magic04s", _MORE),),
+          claim_cd_quicker_magic04s),
     Claim("cd-edge-lost-magic04d", "§4.3.2, the paper's Fig. 8 (MAGIC04D, λ = 1e-2)",
           "The edge, however, seems to be lost on the MAGIC04D data set.",
-          "min(r_SMIDAS, r_TruncGrad) ≤ min(r_SCD, r_GCD)", (("magic04d", _MORE),), claim_cd_edge_lost_magic04d),
+          "min(r_SMIDAS, r_TruncGrad) ≤ min(r_SCD, r_GCD); undecided if no r is finite", (("magic04d", _MORE),),
+          claim_cd_edge_lost_magic04d),
     Claim("truncgrad-loses-sparsity", "§4.3.2, the paper's Figs. 5-8 (all, λ = 1e-2)",
           "In all cases, TRUNCGRAD seems to be unable to keep sparsity of the iterates as it progresses.",
           "on all four: l0_TruncGrad ≥ dense × d and l0_TruncGrad ≥ l0_X for every other X",
@@ -880,8 +950,8 @@ def evaluate_claims(data: ExperimentData, claims=CLAIMS, criteria=None) -> list:
                 stats[(ds, lam_in)] = figure_stats(data, ds, lam_in, c)
             sub[(ds, lam)] = stats[(ds, lam_in)]
         held, numbers, note = cl.evaluate(sub, c)
-        out.append(ClaimResult(cl.key, cl.where, cl.text, cl.criterion, bool(held), numbers,
-                               "" if held else note))
+        held = None if held is None else bool(held)
+        out.append(ClaimResult(cl.key, cl.where, cl.text, cl.criterion, held, numbers, "" if held else note))
     return out
 
 
@@ -901,7 +971,7 @@ def claims_markdown(results, criterion=False, notes=True) -> str:
         ["ours", "our numbers"] + (["where ours differ"] if notes else [])
     lines = ["| " + " | ".join(head) + " |", "|" + "|".join("---" for _ in head) + "|"]
     for k, r in enumerate(results, 1):
-        mark = {True: "**held**", False: "**not held**", None: "not evaluated"}[r.held]
+        mark = {"held": "**held**", "not held": "**not held**"}.get(r.verdict, r.verdict)
         cells = [str(k), _md(r.where), _md(r.text)] + ([_md(r.criterion)] if criterion else []) + \
             [mark, _md(r.numbers)] + ([_md(r.note)] if notes else [])
         lines.append("| " + " | ".join(cells) + " |")
@@ -918,8 +988,10 @@ def format_claims(results, width=110) -> str:
                 out.append(textwrap.fill(body, width, initial_indent=f"      {head}: ",
                                          subsequent_indent=" " * (8 + len(head))))
     n_held = sum(r.held is True for r in results)
-    n_eval = sum(r.held is not None for r in results)
-    out.append(f"\n{n_held} of {n_eval} claims evaluated hold on this sweep.")
+    n_eval = sum(r.verdict != "not evaluated" for r in results)
+    n_open = sum(r.verdict == "undecided" for r in results)
+    out.append(f"\n{n_held} of {n_eval} claims evaluated hold on this sweep"
+               + (f" ({n_open} undecided)." if n_open else "."))
     return "\n".join(out)
 
 
@@ -1017,17 +1089,16 @@ THRESHOLD_VARIANTS = ({"tie": 0.001}, {"tie": 0.005}, {"tie": 0.05}, {"much": 0.
 
 def _threshold_answer(data: ExperimentData, variants=THRESHOLD_VARIANTS) -> str:
     """Which verdicts change, against :data:`CRITERIA`, under each of ``variants`` (Markdown)."""
-    base = [r.held for r in evaluate_claims(data)]
+    base = [r.verdict for r in evaluate_claims(data)]
     parts, changed = [], set()
     for v in variants:
-        now = [r.held for r in evaluate_claims(data, criteria=v)]
+        now = [r.verdict for r in evaluate_claims(data, criteria=v)]
         diff = [k for k, (a, b) in enumerate(zip(base, now)) if a != b]
         changed.update(diff)
         what = ", ".join(f"{k} = {x:g}" for k, x in v.items())
         if diff:
             parts.append(f"with {what}, claim{'s' if len(diff) > 1 else ''} "
-                         + ", ".join(f"{k + 1} ({'held' if base[k] else 'not held'} → "
-                                     f"{'held' if now[k] else 'not held'})" for k in diff))
+                         + ", ".join(f"{k + 1} ({base[k]} → {now[k]})" for k in diff))
         else:
             parts.append(f"with {what}, none")
     head = (f"{len(changed)} of the {len(base)} verdicts change under at least one of these thresholds: "
@@ -1063,7 +1134,7 @@ def lecture_markdown(data: ExperimentData, numbers=None) -> dict:
             "effective-table": effective_markdown(data), "ex-threshold-answer": _threshold_answer(data),
             "ex-cyclic-where": nums["_cyclic_where"], "ex-cyclic-mid-where": nums["_cyclic_mid_where"],
             "demo-compare": nums["_demo_compare"], "demo-up-compare": nums["_demo_up_compare"],
-            "demo-direction": nums["_demo_direction"]}
+            "demo-direction": nums["_demo_direction"], "reached": nums["_reached"]}
 
 
 def cyclic_sweep(data: ExperimentData):
@@ -1154,7 +1225,17 @@ def lecture_numbers(data: ExperimentData, cyclic=None) -> dict:
     # the claims
     claims = evaluate_claims(data)
     out["n-held"] = sum(r.held is True for r in claims)
+    out["n-undecided"] = sum(r.verdict == "undecided" for r in claims)
     out["n-claims"] = len(claims)
+    # who reaches the minimum P* (within the target of the descent) at lambda = 1e-2, and how far above it the
+    # closest algorithm of each figure ends
+    reached = [f"{n} on {ds.upper()}" for ds in data.names for n in ALL
+               if stats[(ds, more)].p_star is not None and math.isfinite(stats[(ds, more)].reach[n])]
+    out["_reached"] = (" and ".join(reached) if reached else "no algorithm")
+    out["n-reached"] = len(reached)
+    closest = [min(stats[(ds, more)].above_min.values()) for ds in data.names if stats[(ds, more)].p_star is not None]
+    if closest:
+        out["above-min-max"] = max(closest)
     d_of = {ds: data.d(ds) for ds in data.names}
     eff = [stats[(ds, less)].nnz_effective["SMIDAS"] / d_of[ds] for ds in data.names]
     out["eff-smidas-min"], out["eff-smidas-max"] = min(eff), max(eff)
@@ -1276,7 +1357,7 @@ def _draw_pair(ax0, ax1, data, dataset, lam, etas, optimum, long_labels=True):
     ax0.axhline(p0, color="0.6", ls=":", lw=1, label="P(0) = log 2")
     ax0.set_ylabel(r"$P(w)$")
     d = data.d(dataset)
-    ax1.axhline(d, color="0.5", ls=":", lw=1, label=f"d = {d}" if long_labels else "d")
+    ax1.axhline(d, color="k", ls=":", lw=1, label=f"d = {d}" if long_labels else "d")   # not P(0)'s grey
     ax1.set_ylim(0, 1.05 * d)
     ax1.set_ylabel(r"$\|w\|_0$")
     if optimum:
@@ -1308,6 +1389,7 @@ LIVE_MARGINS = dict(left=0.1, right=0.97, bottom=0.2, top=0.83, hspace=0.3)
 FIGSIZE = (7.2, 7.4)
 
 
+@_style.book_figure
 def experiment_figure(dataset="duke", lam=1e-6, eta_smidas=None, eta_truncgrad=None, optimum=None, data=None,
                       figsize=FIGSIZE, fig=None, live=False, **budget) -> Figure:
     """One of the paper's Figures 1-8: the regularized objective P(w) (top, linear y-axis as in the paper) and
@@ -1351,6 +1433,7 @@ def experiment_figure(dataset="duke", lam=1e-6, eta_smidas=None, eta_truncgrad=N
     return fig
 
 
+@_style.book_figure
 def overview_figure(lam=1e-6, data=None, optimum=None, figsize=(7.2, 11.0), **budget) -> Figure:
     """The four figures of one lambda on one page (Figures 1-4 for 1e-6, 5-8 for 1e-2): a row per data set,
     P(w) (left, linear) and ||w||_0 (right) against data accesses, at the chosen step sizes.  Each row's
@@ -1391,9 +1474,12 @@ def overview_figure(lam=1e-6, data=None, optimum=None, figsize=(7.2, 11.0), **bu
     return fig
 
 
+@_style.book_figure
 def eta_figure(data=None, figsize=None, **budget) -> Figure:
     """The step-size choice: the final objective of the tuning run (seed 0) against eta for SMIDAS and TruncGrad,
-    a panel per data set (two columns), both lambdas; a filled circle marks the step size chosen (the smallest
+    a panel per data set (two columns), both lambdas (1e-6 in the algorithm's colour, 1e-2 in a lighter shade of it
+    with a dot at every step size of the grid; both measured, so both solid); a filled circle marks the step size
+    chosen (the smallest
     final objective, as Section 4.2 chose) and a triangle on the x-axis the paper's Table 1 value (filled: lambda =
     1e-6, open: 1e-2).  Runs that diverged (non-finite objective) are marked x at the top.  A panel of a stand-in
     says so in its title."""
@@ -1404,7 +1490,9 @@ def eta_figure(data=None, figsize=None, **budget) -> Figure:
     figsize = figsize or (7.2, 3.2 * nrows + 1.2)
     fig = Figure(figsize=figsize, layout="constrained")
     axes = np.atleast_1d(fig.subplots(nrows, ncols, sharey=False)).ravel()
-    styles = {1e-6: "-", 1e-2: "--"}
+    # both lambdas are measured curves, so both are solid: lambda = 1e-2 is a lighter shade of the algorithm's colour
+    # with a dot at every step size of the grid
+    shades = {1e-6: 0.0, 1e-2: -0.5}
     for ax, ds in zip(axes, names):
         tops = []
         for s in ("smidas", "truncgrad"):
@@ -1413,11 +1501,12 @@ def eta_figure(data=None, figsize=None, **budget) -> Figure:
                 grid = data.grid(ds, s, lam)
                 vals = np.array([data.tuning.final_objective(ds, s, lam, e) for e in grid])
                 ok = np.isfinite(vals)
-                ls = _lookup_lam(styles, lam) or "-."
-                ax.plot(np.array(grid)[ok], vals[ok], ls=ls, color=ALGORITHM_COLORS[name], lw=1.5,
+                shade = _lookup_lam(shades, lam)
+                color = _style.shade(name, -0.25 if shade is None else shade)
+                ax.plot(np.array(grid)[ok], vals[ok], color=color, lw=1.5, marker="." if shade else None,
                         label=f"{name}, λ = {_lam_text(lam)}")
                 e = data.eta(ds, s, lam)
-                ax.plot([e], [data.tuning.final_objective(ds, s, lam, e)], "o", color=ALGORITHM_COLORS[name], ms=7)
+                ax.plot([e], [data.tuning.final_objective(ds, s, lam, e)], "o", color=color, ms=7)
                 paper = (_lookup(PAPER_TABLE1, ds, lam) or {}).get(s)
                 if paper is not None:
                     less = lam < 1e-4
@@ -1440,7 +1529,7 @@ def eta_figure(data=None, figsize=None, **budget) -> Figure:
         if k >= len(names) - ncols:
             ax.set_xlabel("step size η")
     handles, labels = axes[0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="outside lower center", ncol=4, fontsize=MIN_FONT)
+    fig.legend(handles, labels, loc="outside lower center", ncol=2, fontsize=MIN_FONT)
     fig.suptitle("Step size by grid: ● chosen (smallest final objective); on the x-axis the paper's Table 1,\n"
                  "▲ λ = 1e-6, ▽ λ = 1e-2; × diverged", fontsize=10)
     return fig

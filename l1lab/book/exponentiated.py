@@ -48,7 +48,7 @@ import threading
 from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 
 import numpy as np
 from matplotlib.figure import Figure
@@ -123,17 +123,12 @@ TAU_MULT = 30
 AVERAGING_BUDGET = 10_000_000
 
 
-def _message_text(setting, fig):
-    """The alternative text of a player's frame that is a message (a figure without axes): the message."""
-    return "" if fig.axes else " ".join(t.get_text() for t in fig.texts)
-
-
 #: the static player of demo 2: five step multipliers, a factor about 2 apart (0.25, 10^-0.3, 1, 10^0.3, 2.5: the
 #: positions of the live widget's log slider nearest to 0.25, 0.5, 1, 2 and 2.5), the step the chapter asks to move,
-#: and every T0 (a step above Lemma 5.3's limit is the widget's message, which the frame's text repeats); d, p and the
-#: seeds at the widget's start
+#: and every T0 (where the multiplier would take the step above Lemma 5.3's limit 1/(8 G_inf), a short T0 with a
+#: large multiplier, the step is that limit and the frame's title says so); d, p and the seeds at the widget's start
 AVERAGING_STATIC = dict(grid=dict(d=(100,), p=(2,), eta_mult=(0.25, 0.25 * 10 ** 0.3, 1.0, 0.25 * 10 ** 0.9, 2.5),
-                                  n_seeds=(5,)), name="eg-averaging", describe=_message_text)
+                                  n_seeds=(5,)), name="eg-averaging")
 
 
 # ---------------------------------------------------------------------------------------------- teacher
@@ -191,10 +186,10 @@ def teacher_constants(d, p=2, beta=2.0) -> TeacherConstants:
 # ------------------------------------------------------------------------------------- Proposition 2.2
 @dataclass(frozen=True)
 class Prop22Data:
-    """Proposition 2.2 along w(s) = (1 - s) center + s F1 e_1: ``dist`` = 1 - s, and for each gradient (rows
-    of ``grads``: random, and against the corner) the inner product from the update and from the variance
-    form, and the inner product -eta ||g - mean(g)||^2 of a Euclidean gradient step in the simplex's plane,
-    for comparison."""
+    """Proposition 2.2 along w = r center + (1 - r) F1 e_1: ``dist`` = r, the distance to the corner (the lecture's
+    exercise "Escaping a corner" writes r too), and for each gradient (rows of ``grads``: random, and against the
+    corner) the inner product from the update and from the variance form, and the inner product
+    -eta ||g - mean(g)||^2 of a Euclidean gradient step in the simplex's plane, for comparison."""
 
     d: int
     F1: float
@@ -211,7 +206,7 @@ def prop22_path_data(d=10, F1=1.0, eta=0.05, n=121, seed=0) -> Prop22Data:
     :func:`l1lab.theory.kakade_foster_evendar.prop22_inner_product` and ``prop22_variance_form`` on a path
     from the center of the simplex {w >= 0, sum w = F1} to its corner F1 e_1, for two gradients: random
     uniform in [-1, 1]^d, and one pointing away from the corner (g_1 = +1, the others uniform in [-1, 0]: the
-    corner is the worst vertex).  Distances 1 - s are log-spaced from 1 down to 1e-6."""
+    corner is the worst vertex).  Distances r are log-spaced from 1 down to 1e-6."""
     d = int(d)
     if d < 2:
         raise ValueError(f"d must be >= 2 (a simplex with a corner to approach), got {d}")
@@ -238,11 +233,13 @@ def prop22_path_data(d=10, F1=1.0, eta=0.05, n=121, seed=0) -> Prop22Data:
     return Prop22Data(d, float(F1), float(eta), dist, grads, up, var, eu)
 
 
+@_style.book_figure
 def prop22_figure(d=10, F1=1.0, eta=0.05, seed=0, figsize=(8.0, 7.0)) -> Figure:
     """Top: the inner product (w^{t+1} - w^t) . grad of one SMG step along the path from the center
-    (position 0) to the corner (position 1), from the update (markers) and from -eta F1 Var (lines).  Bottom:
-    its absolute value near the corner on log-log axes, against the Euclidean step's -eta ||g - mean g||^2.
-    The simplex has ``d`` coordinates (the lectures call this number N)."""
+    (r = 1) to the corner (r = 0), computed from the update (lines, solid) and from Proposition 2.2's
+    formula -eta F1 Var (markers).  Bottom: its absolute value from the update near the corner on log-log axes,
+    against the Euclidean step's -eta ||g - mean g||^2 (dotted levels).  The simplex has ``d`` coordinates (the
+    lectures call this number N)."""
     data = prop22_path_data(d, F1, eta, seed=seed)
     fig = Figure(figsize=figsize, layout="constrained")
     ax0, ax1 = fig.subplots(2, 1)
@@ -250,22 +247,22 @@ def prop22_figure(d=10, F1=1.0, eta=0.05, seed=0, figsize=(8.0, 7.0)) -> Figure:
     x = data.dist
     for k, lbl in enumerate(labels):
         c = ("C2", "C4")[k]
-        ax0.plot(1 - x, data.variance_form[k], color=c, lw=2, label=rf"{lbl}: $-\eta F_1\,\mathrm{{Var}}$")
-        ax0.plot((1 - x)[::6], data.from_update[k][::6], "o", color=c, ms=4, mfc="none")
-        ax1.loglog(x, np.abs(data.variance_form[k]), color=c, lw=2, label=lbl)
+        ax0.plot(1 - x, data.from_update[k], color=c, lw=2, label=f"{lbl}, from the note's update (3)")
+        ax0.plot((1 - x)[::6], data.variance_form[k][::6], "o", color=c, ms=4, mfc="none")
+        ax1.loglog(x, np.abs(data.from_update[k]), color=c, lw=2, label=lbl)
         ax1.axhline(abs(data.euclidean[k]), color=c, ls=":", lw=1.2)
-    ax0.plot([], [], "o", color="0.3", mfc="none", ms=4, label="computed from the note's update (3)")
+    ax0.plot([], [], "o", color="0.3", mfc="none", ms=4, label=r"Proposition 2.2: $-\eta F_1\,\mathrm{Var}$")
     ax0.axhline(0, color="0.6", lw=0.8)
-    ax0.set_xlabel("position $s$ on the path  $w = (1-s)\\,$center$ + s F_1 e_1$")
+    ax0.set_xlabel("position $1 - r$ on the path  $w = r\\,$center$ + (1 - r) F_1 e_1$")
     ax0.set_ylabel(r"$(w^{t+1} - w^t)\cdot\nabla$")
     ax0.set_title(f"Proposition 2.2: never positive (N = {data.d}, η = {data.eta:g}, F₁ = {data.F1:g})",
                   fontsize=10)
     ax0.legend(fontsize=9, loc="upper left")
     ax0.grid(True, alpha=0.3)
     ax1.plot([], [], ls=":", color="0.3", label=r"Euclidean step in the plane: $\eta\|g - \bar g\|_2^2$")
-    ax1.set_xlabel("distance to the corner $1 - s$")
+    ax1.set_xlabel("distance to the corner $r$")
     ax1.set_ylabel(r"$|(w^{t+1} - w^t)\cdot\nabla|$")
-    ax1.set_title("the paper's footnote 4: it vanishes linearly at the corner", fontsize=10)
+    ax1.set_title("the note's footnote 4: it vanishes linearly at the corner", fontsize=10)
     ax1.legend(fontsize=9, loc="lower right")
     ax1.grid(True, which="major", alpha=0.3)
     return fig
@@ -456,6 +453,7 @@ def scaling_data(d_max=100_000, p=2, beta=2.0, eps=0.15, n_seeds=5, data_seed=0)
     return ScalingData(ds, float(eps), runs, needed, per, bnd)
 
 
+@_style.book_figure
 def scaling_figure(d_max=100_000, p=2, beta=2.0, eps=0.15, n_seeds=5, data_seed=0, figsize=(8.0, 10.0),
                    fig=None) -> Figure:
     """Demo 1 as a Figure.  Top: the samples SMG and SG need to bring the excess risk of their averaged
@@ -469,7 +467,7 @@ def scaling_figure(d_max=100_000, p=2, beta=2.0, eps=0.15, n_seeds=5, data_seed=
     ds = np.array(data.ds, dtype=np.float64)
     dd = np.logspace(np.log10(ds[0]), np.log10(max(ds[-1], 100)), 100)
     shapes = {"SMG": lambda x: np.log(2 * x + 1), "SG": lambda x: x}
-    guide_lbl = {"SMG": r"$\propto \log(2d+1)$", "SG": r"$\propto d$"}
+    guide_lbl = {"SMG": r"Theorem 2.3's shape $\propto \log(2d+1)$", "SG": r"Theorem 2.1's shape $\propto d$"}
 
     def warm_up(x):
         return np.log(2 * x / p) ** 2 / np.log(2 * x + 1)
@@ -496,7 +494,7 @@ def scaling_figure(d_max=100_000, p=2, beta=2.0, eps=0.15, n_seeds=5, data_seed=
             if n == "SMG":
                 ref = need[data.ds.index(100)] / warm_up(100.0)
                 ax0.plot(dd, ref * warm_up(dd), color=col, ls="-.", lw=1, alpha=0.8,
-                         label=r"SMG: warm-up $\propto \log^2(2d/p)/\log(2d+1)$")
+                         label=r"SMG: predicted warm-up $\propto \log^2(2d/p)/\log(2d+1)$")
         ax0.plot(ds, data.bound_samples[n], color=col, ls="--", lw=1.3,
                  label=f"{n}: Theorem {'2.3' if n == 'SMG' else '2.1'}'s bound reaches ε")
     _log_axes(ax0)
@@ -507,12 +505,11 @@ def scaling_figure(d_max=100_000, p=2, beta=2.0, eps=0.15, n_seeds=5, data_seed=
     c = data.runs[0].constants
     ax0.set_title(f"p = {p} relevant of d, β = {beta:g}: F₁G∞ = {c.F1 * c.G_inf:g}, F₂G₂ = {c.F2:.3g}√d",
                   fontsize=10)
-    styles = {"SMG": "-", "SG": "--"}
-    for n in NAMES:
+    for n in NAMES:   # measured curves: solid, each method in shades of its colour
         for r in data.runs:
             t = -0.6 + 1.1 * SCALING_DS.index(r.constants.d) / (len(SCALING_DS) - 1)   # light: small d
-            ax1.plot(r.grid, np.maximum(r.median(n), 1e-4), ls=styles[n], color=_style.shade(n, t),
-                     lw=1.8, label=f"{n}, d = {r.constants.d:,}")
+            ax1.plot(r.grid, np.maximum(r.median(n), 1e-4), color=_style.shade(n, t), lw=1.8,
+                     label=f"{n}, d = {r.constants.d:,}")
         if n == "SMG":   # the legend's first column: SMG's curves and eps; the second: SG's
             ax1.axhline(eps, color="k", lw=1, ls=":", label=f"ε = {eps:g}")
     _log_axes(ax1)
@@ -520,7 +517,7 @@ def scaling_figure(d_max=100_000, p=2, beta=2.0, eps=0.15, n_seeds=5, data_seed=
     ax1.set_ylabel(r"risk$(\bar w^T)$ − risk$(w^\star)$, median over seeds")
     ax1.legend(fontsize=9, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2)
     ax1.grid(True, which="major", alpha=0.3)
-    ax1.set_title("SMG solid, SG dashed; darker: larger d", fontsize=10)
+    ax1.set_title("SMG in red, SG in blue; darker: larger d", fontsize=10)
     return fig
 
 
@@ -631,6 +628,7 @@ def regret_data(d=100, p=2, beta=2.0, n_seeds=5, delta=0.05, Ts=REGRET_TS, data_
     return RegretData(teacher_constants(d, p, beta), np.asarray(Ts, dtype=np.int64), float(delta), rg, ex)
 
 
+@_style.book_figure
 def regret_figure(d=100, p=2, beta=2.0, n_seeds=5, delta=0.05, data_seed=0, figsize=(8.0, 7.6),
                   fig=None) -> Figure:
     """Top (noiseless): the regret of the realized sequence against Theorems 2.3 and 2.1 without delta.
@@ -707,7 +705,8 @@ def regret_player(**static):
 class AveragingData:
     """Demo 2: SMG with the constant step eta = eta_mult * (Theorem 2.3's step for horizon T0), run for tau
     steps on a fresh stream, for every tau of ``taus``; excess risk of the averaged decision ``avg`` and of
-    the last one ``last`` (n_seeds, len(taus)); the bounds of Lemma 5.3 at this eta and of Corollary 3.1."""
+    the last one ``last`` (n_seeds, len(taus)); the bounds of Lemma 5.3 at this eta and of Corollary 3.1.
+    ``clipped``: eta_mult * eta(T0) was above Lemma 5.3's limit 1/(8 G_inf), and eta is that limit."""
 
     constants: TeacherConstants
     T0: int
@@ -716,6 +715,7 @@ class AveragingData:
     taus: np.ndarray
     avg: np.ndarray
     last: np.ndarray
+    clipped: bool = False
 
     def lemma53(self, delta=None):
         """Lemma 5.3 at the fixed eta for every tau, plus Lemma 5.1's Azuma term (B = 4 F1 G_inf) if delta is
@@ -751,11 +751,11 @@ def averaging_taus(d, T0) -> np.ndarray:
 
 @lru_cache(maxsize=512)
 @threadpool_limits.wrap(limits=1, user_api="blas")
-def _averaging_seed(d, p, beta, T0, eta_mult, seed):
-    """One stream's part of demo 2: (avg, last) excess risks along :func:`averaging_taus`, from one streamed
-    run with snapshots (:func:`l1lab.solvers.streamed.smg_stream_snapshots`)."""
+def _averaging_seed(d, p, beta, T0, eta, seed):
+    """One stream's part of demo 2 at the constant step ``eta``: (avg, last) excess risks along
+    :func:`averaging_taus`, from one streamed run with snapshots
+    (:func:`l1lab.solvers.streamed.smg_stream_snapshots`)."""
     c = teacher_constants(d, p, beta)
-    eta = eta_mult * c.smg_eta(T0)
     w_avg, w_last = smg_stream_snapshots(d, averaging_taus(d, T0), eta, c.F1, p, beta, seed)
     avg, last = excess_risk_rows(w_avg, p, beta), excess_risk_rows(w_last, p, beta)
     for a in (avg, last):
@@ -763,25 +763,33 @@ def _averaging_seed(d, p, beta, T0, eta_mult, seed):
     return avg, last
 
 
-def averaging_data(d=100, p=2, beta=2.0, T0=1_000, eta_mult=1.0, n_seeds=5, data_seed=0) -> AveragingData:
+def averaging_data(d=100, p=2, beta=2.0, T0=1_000, eta_mult=1.0, n_seeds=5, data_seed=0,
+                   clip=False) -> AveragingData:
     """Demo 2's computation (see :class:`AveragingData`): taus log-spaced up to min(30 T0, AVERAGING_BUDGET/d)
     (:func:`averaging_taus`).  SMG runs once per stream (seed data_seed + 2000 + s) with checkpoints at the
     taus: with a constant step, the run for tau is the first tau steps of the longest run.  Cached per
-    stream, so n seeds are the first n of any larger number, bit for bit."""
+    stream and step, so n seeds are the first n of any larger number, bit for bit.
+
+    A step eta_mult * eta(T0) above Lemma 5.3's limit 1/(8 G_inf) (where the lemma says nothing and SMG may
+    leave the simplex) raises a ValueError, or, with ``clip``, is replaced by that limit (``clipped`` is then
+    True): the live demo and its player clip, and their figure says so."""
     lim = AVERAGING_LIMITS
     check_choice("d", d, lim["d"])
     check_choice("T0", T0, lim["T0"])
     for name, val in (("p", p), ("eta_mult", eta_mult), ("n_seeds", n_seeds)):
         check_range(name, val, lim)
     c = teacher_constants(int(d), int(p), beta)
-    if eta_mult * c.smg_eta(T0) > kfe.smg_max_step(c.G_inf):
-        raise ValueError(f"eta = {eta_mult:g} x {c.smg_eta(T0):.4g} exceeds Lemma 5.3's 1/(8 G_inf) = "
-                         f"{kfe.smg_max_step(c.G_inf):g}; use a smaller eta_mult or a longer T0")
     d, p, beta, T0, eta_mult = int(d), int(p), float(beta), int(T0), float(eta_mult)
-    parts = [_averaging_seed(d, p, beta, T0, eta_mult, int(data_seed) + 2000 + s) for s in range(int(n_seeds))]
+    eta, top = eta_mult * c.smg_eta(T0), kfe.smg_max_step(c.G_inf)
+    clipped = eta > top
+    if clipped and not clip:
+        raise ValueError(f"eta = {eta_mult:g} x {c.smg_eta(T0):.4g} exceeds Lemma 5.3's 1/(8 G_inf) = "
+                         f"{top:g}; use a smaller eta_mult or a longer T0 (or clip=True)")
+    eta = min(eta, top)
+    parts = [_averaging_seed(d, p, beta, T0, eta, int(data_seed) + 2000 + s) for s in range(int(n_seeds))]
     avg = np.array([a for a, _ in parts])
     last = np.array([b for _, b in parts])
-    return AveragingData(c, T0, eta_mult * c.smg_eta(T0), eta_mult, averaging_taus(d, T0), avg, last)
+    return AveragingData(c, T0, eta, eta_mult, averaging_taus(d, T0), avg, last, clipped)
 
 
 def draw_averaging(ax, data: AveragingData, delta=0.05, ylim=None):
@@ -796,8 +804,9 @@ def draw_averaging(ax, data: AveragingData, delta=0.05, ylim=None):
         ax.plot(t, np.maximum(np.median(vals, axis=0), 1e-5), color=col, lw=2, label=f"SMG, {lbl}: median")
     ax.plot(t, data.lemma53(), color="k", ls="--", lw=1.3, label=r"Lemma 5.3 at this $\eta$ (expectation)")
     ax.plot(t, data.lemma53(delta), color="k", ls=":", lw=1.3, label=f"Lemma 5.3 + 5.1, prob. ≥ {1 - delta:g}")
-    ax.axhline(data.lemma53_limit, color="C2", lw=1.3, ls="-.", label=r"$4\eta F_1G_\infty^2$ (its limit)")
-    ax.axhline(data.cor31_limsup, color="C1", lw=1.3, ls=(0, (5, 2, 1, 2)),
+    # the two levels are theory too: black and grey, in line styles of their own (no algorithm's colour)
+    ax.axhline(data.lemma53_limit, color="k", lw=1.3, ls="-.", label=r"$4\eta F_1G_\infty^2$ (its limit)")
+    ax.axhline(data.cor31_limsup, color="0.5", lw=1.3, ls=(0, (5, 2, 1, 2)),
                label=r"Cor. 3.1: $4F_1G_\infty\sqrt{\log N/T_0}$, N = 2d + 1")
     ax.axvline(data.T0, color="0.6", lw=0.8)
     _log_axes(ax)
@@ -807,26 +816,30 @@ def draw_averaging(ax, data: AveragingData, delta=0.05, ylim=None):
     ax.set_ylabel(r"risk − risk$(w^\star)$")
     ax.grid(True, which="major", alpha=0.3)
     ax.legend(fontsize=9, loc="lower left")
-    ax.set_title(f"d = {c.d}, p = {c.p}, β = {c.beta:g}: η = {data.eta_mult:g} × η(T₀ = {data.T0:,}) = "
-                 f"{data.eta:.3g}, {data.avg.shape[0]} seeds", fontsize=10)
+    if data.clipped:   # the step the multiplier asks for is above Lemma 5.3's limit: the run uses the limit
+        step = (f"η = min({data.eta_mult:.2g} × η(T₀ = {data.T0:,}), 1/(8G∞)) = {data.eta:.3g}, "
+                f"{data.avg.shape[0]} seeds\nthe step is clipped at Lemma 5.3's largest step 1/(8G∞)")
+    else:
+        step = f"η = {data.eta_mult:.2g} × η(T₀ = {data.T0:,}) = {data.eta:.3g}, {data.avg.shape[0]} seeds"
+    ax.set_title(f"d = {c.d}, p = {c.p}, β = {c.beta:g}: {step}", fontsize=10)
 
 
+@_style.book_figure
 def averaging_figure(d=100, p=2, beta=2.0, T0=1_000, eta_mult=1.0, n_seeds=5, delta=0.05, data_seed=0,
-                     figsize=(8.0, 4.8), fig=None) -> Figure:
-    """Demo 2 as a Figure (:func:`draw_averaging`).  ``fig``: a figure this function returned before, redrawn
+                     figsize=(8.0, 4.8), fig=None, clip=False) -> Figure:
+    """Demo 2 as a Figure (:func:`draw_averaging`).  ``clip``: a step above Lemma 5.3's limit is that limit,
+    and the title says so (:func:`averaging_data`).  ``fig``: a figure this function returned before, redrawn
     in place (:func:`l1lab.book.live.figure_axes`)."""
-    data = averaging_data(d, p, beta, T0, eta_mult, n_seeds, data_seed)
+    data = averaging_data(d, p, beta, T0, eta_mult, n_seeds, data_seed, clip=clip)
     fig, ax = figure_axes(fig, figsize)
     draw_averaging(ax, data, delta)
     return fig
 
 
-def _no_axes(fig):
-    return ()
-
-
 def averaging_demo(**defaults):
-    """Live demo 2: d, p, T0, the step multiplier and the number of seeds, redrawing :func:`averaging_figure`."""
+    """Live demo 2: d, p, T0, the step multiplier and the number of seeds, redrawing :func:`averaging_figure`.
+    Where the multiplier would take the step above Lemma 5.3's limit 1/(8 G_inf) (a short T0 with a large
+    multiplier), the run uses that limit and the figure's title says so (``clip=True``)."""
     import ipywidgets as widgets
 
     v = dict(AVERAGING_DEFAULTS, **defaults)
@@ -846,15 +859,7 @@ def averaging_demo(**defaults):
                                   description="seeds", continuous_update=False),
     )
 
-    def figure_or_message(fig=None, **kw):
-        try:
-            return averaging_figure(fig=fig, **kw)
-        except ValueError as err:  # eta above Lemma 5.3's limit for this (d, T0): say so in the output
-            fig, _ = figure_axes(fig, (8.0, 1.2), build=_no_axes, layout="none")
-            fig.text(0.02, 0.5, f"ValueError: {err}", fontsize=8, va="center", wrap=True)
-            return fig
-
-    return wire(controls, figure_or_message, [["d", "p", "T0"], ["eta_mult", "n_seeds"]])
+    return wire(controls, partial(averaging_figure, clip=True), [["d", "p", "T0"], ["eta_mult", "n_seeds"]])
 
 
 def averaging_player(**static):

@@ -31,7 +31,6 @@ functions run with one BLAS thread, as in :mod:`l1lab.book.scd`.
 from __future__ import annotations
 
 import functools
-import time
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -51,6 +50,7 @@ from .controls import check_choice, wire
 from .live import figure_axes
 from .plotting import log_axes, plot_gap_vs_bound
 from .static import static_player
+from .timing import best_of
 
 __all__ = [
     "DENSITIES", "EPS", "FRACS", "LADDER_DEFAULTS", "LADDER_LIVE", "LADDER_STATIC", "LOSSES", "RUNGS", "BoundData",
@@ -240,6 +240,7 @@ def _title(data: LadderData, frac):
             f"‖w*‖₀ = {np.count_nonzero(data.w_star)}")
 
 
+@_style.book_figure
 def ladder_figure(loss="squared", density=1.0, frac=0.1, m=M, d=D, passes=PASSES, data_seed=0,
                   figsize=(7.0, 5.4), fig=None) -> Figure:
     """The ladder as a Figure (:func:`draw_ladder`); ``fig``: a figure this function returned before, redrawn
@@ -251,6 +252,7 @@ def ladder_figure(loss="squared", density=1.0, frac=0.1, m=M, d=D, passes=PASSES
     return fig
 
 
+@_style.book_figure
 def certificate_figure(loss="logistic", density=1.0, frac=0.1, rung=None, m=M, d=D, passes=PASSES, data_seed=0,
                        figsize=(7.0, 4.0), fig=None) -> Figure:
     """A working-set rung of the ladder (default: the last) at each of its outer iterations: the certified
@@ -314,8 +316,9 @@ def ladder_player(**static):
 
 
 def wall_times(eps=1e-6, repeats=3, loss="squared", density=1.0, frac=0.1, m=M, d=D, passes=PASSES) -> dict:
-    """Seconds each rung takes to reach ``eps`` on the ladder's problem, the best of ``repeats`` runs after a
-    warm-up run (the first call of a numba kernel in a process loads or compiles it).  The SCD rungs run
+    """Seconds each rung takes to reach ``eps`` on the ladder's problem, the best of ``repeats`` runs after an
+    untimed warm-up run (:func:`l1lab.book.timing.best_of`: the first call of a numba kernel in a process loads or
+    compiles it).  The SCD rungs run
     ``scd(problem, T)`` with T the checkpoint at which the ladder's run reached eps; the working-set rungs run
     ``working_set_cd(problem, tol=eps)``.  {rung: seconds}; rungs that did not reach eps are left out.
     Wall time depends on the machine and its load: the book states it beside the data accesses, never alone."""
@@ -338,13 +341,7 @@ def wall_times(eps=1e-6, repeats=3, loss="squared", density=1.0, frac=0.1, m=M, 
             else:
                 def run(how=how):
                     return working_set_cd(prob, tol=float(data.eps[k]), **how)
-            run()                                          # warm-up
-            best = np.inf
-            for _ in range(repeats):
-                t0 = time.perf_counter()
-                run()
-                best = min(best, time.perf_counter() - t0)
-            out[name] = best
+            out[name], _ = best_of(run, repeats=repeats, warmups=1)     # an untimed warm-up run first
     return out
 
 
@@ -386,6 +383,7 @@ def bound_data(loss="squared", density=1.0, frac=0.1, m=M, d=D, n_seeds=10, pass
                        int(data_seed))
 
 
+@_style.book_figure
 def bound_figure(loss="squared", density=1.0, frac=0.1, m=M, d=D, n_seeds=10, passes=30, data_seed=0,
                  figsize=(7.0, 4.6), fig=None) -> Figure:
     """SCD with coordinate steps (mean and min-max over seeds) against d Psi_B(0)/(T+1), and Algorithm 1 against
@@ -450,6 +448,7 @@ def path_data(loss="squared", density=1.0, frac=0.1, m=M, d=D, n_lams=50, eps=1e
                       int(data_seed))
 
 
+@_style.book_figure
 def path_figure(loss="squared", density=1.0, frac=0.1, m=M, d=D, n_lams=50, eps=1e-2, data_seed=0,
                 figsize=(7.0, 3.6), fig=None) -> Figure:
     """The coefficients w_j along the path against lambda/lambda_max (log axis), the ladder's lambda marked."""

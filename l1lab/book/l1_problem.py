@@ -37,6 +37,7 @@ from ..data.synthetic import make_classification, make_regression
 from ..losses import hinge, logistic, soft_threshold, squared
 from ..problem import Problem
 from ..solvers import reference_solution
+from . import style as _style
 from .controls import check_choice, check_range, log_slider, wire
 from .live import figure_axes
 from .static import static_player
@@ -99,6 +100,7 @@ def logistic_rho_tight():
     return -float(res.fun), float(res.x)
 
 
+@_style.book_figure
 def losses_figure(figsize=(8.0, 6.6), fig=None) -> Figure:
     """The three losses at y = +1 with L' and L'' (one panel each), and the self-bounding ratio L'^2 / L of
     condition (14) against l1lab's constants and the paper's rho = 4 for the squared loss."""
@@ -114,14 +116,20 @@ def losses_figure(figsize=(8.0, 6.6), fig=None) -> Figure:
         ax.set_title(f"{loss.name} loss{note}", fontsize=10)
         ax.set_ylim(-2.2, 4.2)
         ax.set_xlabel("$a$")
+    # the hinge loss has L'' = 0 on either side of its kink and no second derivative at it (no finite beta): the
+    # kink is marked, so that the flat L'' line does not read as a curvature bound of 0
+    ax = axes[1, 0]
+    ax.annotate("", xy=(1.0, 4.0), xytext=(1.0, 0.0),
+                arrowprops=dict(arrowstyle="-|>", color="C2", lw=1.5, shrinkA=0, shrinkB=0))
+    ax.text(1.15, 3.1, "$L''$ unbounded\nat the kink", color="C2", fontsize=9)
     ax = axes[1, 1]
     for loss, color in ((squared, "C3"), (logistic, "C4"), (hinge, "C5")):
         ax.plot(a, _ratio(loss, a, one), color=color, lw=2, label=f"$L'^2/L$, {loss.name}")
     ax.axhline(4.0, color="C3", ls=":", lw=1.5, label="the paper's ρ = 4 (squared)")
-    ax.axhline(0.5, color="C4", ls=":", lw=1.5, label="ρ = 1/2 (logistic)")
+    ax.axhline(0.5, color="C4", ls=":", lw=1.5, label="the paper's ρ = 1/2 (logistic)")
     ax.set_ylim(0.0, 4.6)
     ax.set_xlabel("$a$")
-    ax.set_title("self-bounding ratio of (14), $y = 1$", fontsize=10)
+    ax.set_title("self-bounding ratio of the paper's (14), $y = 1$", fontsize=10)
     handles, labels = [], []
     for axis in (axes[0, 0], axes[1, 1]):
         h, lab = axis.get_legend_handles_labels()
@@ -132,6 +140,7 @@ def losses_figure(figsize=(8.0, 6.6), fig=None) -> Figure:
 
 
 # ---------------------------------------------------------------------------------------------- soft-thresholding
+@_style.book_figure
 def soft_threshold_figure(tau=1.0, figsize=(8.0, 4.0), fig=None) -> Figure:
     """Left: s_tau(v) against the identity and the squared-penalty shrinkage v / (1 + tau).  Right:
     h(u) = (u - v)^2 / 2 + tau |u| for two values of v, with its minimizer s_tau(v) marked."""
@@ -186,6 +195,7 @@ def balls_minimizers():
     return {name: B[np.argmin(_balls_c(B))].copy() for name, B in _balls_boundaries().items()}
 
 
+@_style.book_figure
 def balls_figure(figsize=(8.0, 4.0), fig=None) -> Figure:
     """Level sets of a quadratic and the ℓ1 and ℓ2 balls of radius 1, with the constrained minimizers."""
     fig, axes = figure_axes(fig, figsize, nrows=1, ncols=2)
@@ -312,6 +322,7 @@ def _decades_axis(ax, lo):
     ax.xaxis.set_minor_formatter(NullFormatter())
 
 
+@_style.book_figure
 def path_figure(frac=0.1, loss="squared", figsize=(7.6, 6.4), fig=None) -> Figure:
     """The regularization path of :func:`path_data` (the lecture's data) with λ = ``frac`` λ_max marked:
     top, every coefficient w*_j(λ) (the true features in colour, the others grey); bottom, ||w*(λ)||_0 with

@@ -49,7 +49,6 @@ the largest settings and checks that the widgets' moves run no solver.
 from __future__ import annotations
 
 import math
-import time
 from dataclasses import dataclass
 from functools import lru_cache, partial
 
@@ -66,9 +65,11 @@ from ..solvers.pgs import _State as _PgsState
 from ..solvers.pgs import sample_batches
 from ..theory import zhu2009 as zhu
 from ..trace import log_checkpoints
+from . import style as _style
 from .controls import check_choice, check_range, log_slider, wire
 from .live import figure_axes
 from .static import static_player
+from .timing import Clock, warm_up
 
 __all__ = [
     "BOUNDS_DEFAULTS", "BOUNDS_LIMITS", "BOUNDS_STATIC", "Curve", "FIXED_SIGMA_STATIC", "INVERSE_DEFAULTS",
@@ -94,9 +95,22 @@ def _stand_in_title():
     return "synthetic stand-in for CCAT (no real data): 47,236 features, 0.16 % nonzero, unit tf-idf rows"
 
 
-#: colours of the dimensions of the Gaussian toy and of the accuracy levels
-N_COLORS = {10: "C0", 20: "C1", 40: "C2"}
-LEVEL_COLORS = {0.91: "C0", 0.92: "C1", 0.93: "C2", 0.94: "C3"}
+#: PGS and L-BFGS keep the book's colours (:data:`l1lab.book.style.ALGORITHM_COLORS`) in every figure; several
+#: curves of one of them (one per dimension n, per accuracy level, per sigma) are shades of its colour, lighter for
+#: the smaller n, the lower level or the larger sigma.  The exact optimum w_hat (a property of the data, not of a
+#: solver) is drawn in greys.
+PGS_COLOR = _style.algorithm_color("PGS")
+LBFGS_COLOR = _style.algorithm_color("L-BFGS")
+#: the shade of each dimension of the Gaussian toy, and the grey of w_hat's curves at that dimension
+N_SHADES = {10: -0.45, 20: 0.0, 40: 0.45}
+N_GREYS = {10: "0.65", 20: "0.4", 40: "0.1"}
+#: markers of the fixed sigmas of the second text figure (the same sigma, the same marker, in both panels)
+SIGMA_MARKERS = ("o", "s", "^", "D")
+
+
+def _spread(i, n, lo=-0.55, hi=0.55):
+    """The shade parameter of curve i of n: from ``lo`` (light) to ``hi`` (dark)."""
+    return 0.0 if n == 1 else lo + (hi - lo) * i / (n - 1)
 
 
 # ----------------------------------------------------------------------------------------------- helpers
@@ -147,27 +161,30 @@ def run_until(problem, n_iter, sigma, measure, stop=None, n_checkpoints=80, **pg
     """Run :func:`l1lab.solvers.pgs.pgs` (``record_objective=False``) and evaluate ``measure(w)`` on its output at
     the checkpoints ``log_checkpoints(n_iter, n_checkpoints)``; if ``stop(value)`` holds at a checkpoint the run
     ends there (its monitor raises).  PGS's iterates do not depend on ``n_iter`` or the checkpoints, so a stopped
-    run is the beginning of the full one.  Returns a :class:`Curve`."""
+    run is the beginning of the full one.  The seconds are those of the run up to each checkpoint without the
+    measurements, timed with :class:`l1lab.book.timing.Clock` after an untimed two-iteration run of the same
+    setting (which compiles the kernels).  Returns a :class:`Curve`."""
     cps = log_checkpoints(int(n_iter), n_checkpoints)
     vals, secs = [], []
-    clock = {"spent": 0.0}
+    problem.csr_arrays()  # built once per problem, outside the timing
+    run = Clock(warm_up=lambda: pgs(problem, 2, sigma, n_checkpoints=2, monitor=lambda w: 0.0,
+                                    record_objective=False, **pgs_kw))
+    measuring = Clock(warm_up=lambda: measure(np.zeros(problem.d)))
 
     def monitor(w):
-        t0 = time.perf_counter()
-        secs.append(t0 - clock["start"] - clock["spent"])
-        v = float(measure(w))
+        secs.append(run.now() - measuring.seconds)      # the run so far, without the measurements
+        with measuring:
+            v = float(measure(w))
         vals.append(v)
-        clock["spent"] += time.perf_counter() - t0
         if stop is not None and stop(v):
             raise _Reached
         return v
 
-    problem.csr_arrays()  # built once per problem, outside the timing
     stopped = False
-    clock["start"] = time.perf_counter()
     try:
-        pgs(problem, int(n_iter), sigma, n_checkpoints=n_checkpoints, monitor=monitor, record_objective=False,
-            **pgs_kw)
+        with run:
+            pgs(problem, int(n_iter), sigma, n_checkpoints=n_checkpoints, monitor=monitor, record_objective=False,
+                **pgs_kw)
     except _Reached:
         stopped = len(vals) < cps.size
     return Curve(cps[:len(vals)].copy(), np.array(vals), np.array(secs), stopped)
@@ -245,6 +262,7 @@ def _median_band(per_run):
 
 
 # ----------------------------------------------------------------------------------------------- Theorem 2
+@_style.book_figure
 def theorem2_figure(p=2.0, w0_norm=1.0, delta=0.1, eps_values=(0.3, 0.4, 0.6), c_opt=1.0, c_est=1.0,
                     figsize=(7.5, 7.6)) -> Figure:
     """Figure 4 of Zhu et al. (2009) from the explicit form of Theorem 2 (:mod:`l1lab.theory.zhu2009`).
@@ -269,11 +287,12 @@ def theorem2_figure(p=2.0, w0_norm=1.0, delta=0.1, eps_values=(0.3, 0.4, 0.6), c
         T = np.array([zhu.theorem2_iterations(eps, m, delta, w0_norm, p, c_opt, c_est) for m in ms])
         m0 = m_zero(eps)
         col = f"C{i}"
-        ax0.plot(ms, T, color=col, lw=2, label=f"ε = {eps:g}")
+        # every curve of this figure is theory (Theorem 2's formulas): dashed, dotted or dash-dotted, none solid
+        ax0.plot(ms, T, color=col, ls="--", lw=2, label=f"Theorem 2: T(m) for ε = {eps:g}")
         ax0.axvline(m0, color=col, ls=":", lw=1)
-        ax0.axhline(2 * c_opt * w0_norm ** 2 / (delta * eps ** 2 * (p - 1)), color=col, ls="--", lw=0.8)
+        ax0.axhline(2 * c_opt * w0_norm ** 2 / (delta * eps ** 2 * (p - 1)), color=col, ls="-.", lw=0.8)
     ax0.plot([], [], color="0.4", ls=":", lw=1, label="$m_0$: ε out of reach below it")
-    ax0.plot([], [], color="0.4", ls="--", lw=0.8, label=r"$m \to \infty$: optimization alone")
+    ax0.plot([], [], color="0.4", ls="-.", lw=0.8, label=r"$m \to \infty$: optimization alone")
     ax0.set_xscale("log")
     ax0.set_yscale("log")
     ax0.set_xlabel("training set size $m$")
@@ -289,7 +308,8 @@ def theorem2_figure(p=2.0, w0_norm=1.0, delta=0.1, eps_values=(0.3, 0.4, 0.6), c
     opt = c_opt / (sig * T * delta)
     est = c_est / (sig * ms2)
     app = sig * w0_norm ** 2 / (2 * (p - 1))
-    ax1.stackplot(ms2, opt, est, app, colors=("C0", "C1", "C2"), alpha=0.7,
+    # the three terms in colours of their own (not the targets' colours of the upper panel)
+    ax1.stackplot(ms2, opt, est, app, colors=("C9", "C5", "C7"), alpha=0.6,
                   labels=[r"optimization $c_{opt}/(\sigma T\delta)$", r"estimation $c_{est}/(\sigma m)$",
                           r"regularization $\sigma\|u\|^2/(2(p-1))$"])
     ax1.axhline(eps, color="k", lw=1, ls="--", label=f"ε = {eps:g}")
@@ -393,6 +413,8 @@ def _inverse_lbfgs(n, m, sigma, data_seed):
     def err(w):
         return direction_error(w, w_star)
 
+    # an untimed iteration first: the recorded seconds do not include numba's compilation
+    warm_up(lbfgs, _inverse_problem(n, m, data_seed), sigma, tol=1e-10, max_iter=1, n_checkpoints=2)
     ref = lbfgs(_inverse_problem(n, m, data_seed), sigma, tol=1e-10, n_checkpoints=100_000, monitor=err)
     it = ref.trace.iteration
     if not np.array_equal(it, np.arange(it.size)):
@@ -478,16 +500,18 @@ def draw_inverse(axes, data: InverseData, ylims=None, legend_ax=None):
     """Demo (a) on three axes: PGS's iterations to the target against m (median, quartile bars, triangles where
     the median run did not reach it within INVERSE_T_MAX, dotted lines at m_0 where w_hat's own error reaches
     the target); the data accesses of PGS (iterations x n) and of L-BFGS (evaluations x m x n); the direction
-    error of w_hat against m.  With ``legend_ax`` (an axes, switched off) one legend there names everything;
-    otherwise each panel has its own."""
+    error of w_hat against m.  PGS in shades of its colour, L-BFGS in shades of its own, w_hat in greys (lighter
+    for smaller n); every curve is measured, so every curve is solid.  With ``legend_ax`` (an axes, switched off)
+    one legend there names everything; otherwise each panel has its own."""
     ax0, ax1, ax2 = axes
     ms = np.asarray(data.ms, dtype=np.float64)
     shift = {10: 0.92, 20: 1.0, 40: 1.08}   # the triangles of the three n side by side
     for i, n in enumerate(data.ns):
-        col = N_COLORS[n]
+        col = _style.shade("PGS", N_SHADES[n])
+        lcol = _style.shade("L-BFGS", N_SHADES[n])
         med, lo, hi = data.pgs_median[i], data.pgs_q25[i], data.pgs_q75[i]
         ok = np.isfinite(med)
-        ax0.plot(ms[ok], med[ok], "o-", color=col, lw=2, ms=5, label=f"n = {n}: PGS, median of {data.n_runs} runs")
+        ax0.plot(ms[ok], med[ok], "o-", color=col, lw=2, ms=5, label=f"PGS, n = {n}: median of {data.n_runs} runs")
         if ok.any():   # the quartiles of the runs
             ax0.vlines(ms[ok], lo[ok], np.where(np.isfinite(hi[ok]), hi[ok], INVERSE_T_MAX), color=col, lw=1.2,
                        alpha=0.6)
@@ -496,19 +520,17 @@ def draw_inverse(axes, data: InverseData, ylims=None, legend_ax=None):
                      mew=1.5)
         m0 = data.m0(n)
         if np.isfinite(m0):
-            ax0.axvline(m0, color=col, ls=":", lw=1.2)
-            ax2.axvline(m0, color=col, ls=":", lw=1.2)
-        ax1.plot(ms[ok], med[ok] * n, "o-", color=col, lw=2, ms=5)
+            ax0.axvline(m0, color=N_GREYS[n], ls=":", lw=1.2)
+            ax2.axvline(m0, color=N_GREYS[n], ls=":", lw=1.2)
+        ax1.plot(ms[ok], med[ok] * n, "o-", color=col, lw=2, ms=5, label=f"PGS, n = {n}")
         lok = np.isfinite(data.lbfgs_accesses[i])
-        ax1.plot(ms[lok], data.lbfgs_accesses[i][lok], "s--", color=col, lw=1.5, ms=5, mfc="none")
-        ax2.plot(ms, data.hat_error[i], "o-", color=col, lw=2, ms=5)
+        ax1.plot(ms[lok], data.lbfgs_accesses[i][lok], "s-", color=lcol, lw=1.5, ms=5, mfc="none",
+                 label=f"L-BFGS, n = {n}")
+        ax2.plot(ms, data.hat_error[i], "o-", color=N_GREYS[n], lw=2, ms=5, label=f"ŵ, n = {n}")
     ax2.axhline(data.target, color="k", ls="--", lw=1, label=f"target {data.target:g}")
-    not_within = f"median run: not within {INVERSE_T_MAX:,} iterations"
-    m0_label = r"$m_0$: where $\hat w$ itself reaches the target"
+    not_within = f"median PGS run > {INVERSE_T_MAX:,} iterations"
+    m0_label = r"$m_0$: $\hat w$ reaches the target"
     if legend_ax is None:
-        # the colours (n) are named in the left legend; the middle one names the solvers
-        ax1.plot([], [], "o-", color="0.4", lw=2, ms=5, label="PGS")
-        ax1.plot([], [], "s--", color="0.4", lw=1.5, ms=5, mfc="none", label="L-BFGS")
         ax0.plot([], [], "^", color="0.4", ms=8, mfc="none", mew=1.5, label=not_within)
         ax0.plot([], [], ":", color="0.4", lw=1.2, label=m0_label)
     ax0.set_ylabel(f"PGS iterations to error ≤ {data.target:g}")
@@ -538,17 +560,22 @@ def draw_inverse(axes, data: InverseData, ylims=None, legend_ax=None):
         ax2.legend(fontsize=7, loc="lower left")
         return
     from matplotlib.lines import Line2D
-    handles = [Line2D([], [], color=N_COLORS[n], lw=2, label=f"n = {n}") for n in data.ns] + [
-        Line2D([], [], marker="o", color="0.4", lw=2, ms=5,
-               label=f"PGS, median of {data.n_runs} runs (bars: quartiles)"),
-        Line2D([], [], marker="s", color="0.4", ls="--", lw=1.5, ms=5, mfc="none", label="L-BFGS"),
+    handles = [Line2D([], [], marker="o", color=_style.shade("PGS", N_SHADES[n]), lw=2, ms=5,
+                      label=f"PGS, n = {n}: median of {data.n_runs} runs") for n in data.ns]
+    handles += [Line2D([], [], marker="s", color=_style.shade("L-BFGS", N_SHADES[n]), lw=1.5, ms=5, mfc="none",
+                       label=f"L-BFGS, n = {n}") for n in data.ns]
+    handles += [Line2D([], [], marker="o", color=N_GREYS[n], lw=2, ms=5, label=f"ŵ (exact optimum), n = {n}")
+                for n in data.ns]
+    handles += [
         Line2D([], [], marker="^", color="0.4", ls="none", ms=8, mfc="none", mew=1.5, label=not_within),
         Line2D([], [], color="0.4", ls=":", lw=1.2, label=m0_label),
         Line2D([], [], color="k", ls="--", lw=1, label=f"target {data.target:g}")]
     legend_ax.set_axis_off()
-    legend_ax.legend(handles=handles, loc="center left", fontsize=9, frameon=False)
+    legend_ax.legend(handles=handles, loc="center left", fontsize=9, frameon=False,
+                     title="bars: quartiles of the PGS runs", title_fontsize=9)
 
 
+@_style.book_figure
 def inverse_figure(n_max=40, sigma=1e-2, target=0.05, n_runs=25, output="last", data_seed=0,
                    figsize=(8.0, 7.4), fig=None) -> Figure:
     """Demo (a), the Figure 9 analogue, as a Figure (:func:`draw_inverse`: three panels and the legend in a 2 x 2
@@ -557,7 +584,7 @@ def inverse_figure(n_max=40, sigma=1e-2, target=0.05, n_runs=25, output="last", 
     fig, axes = _fixed_axes(fig, figsize, 2, 2, _MARGINS_GRID)
     draw_inverse((axes[0, 0], axes[0, 1], axes[1, 0]), data, legend_ax=axes[1, 1])
     fig.suptitle(f"Two Gaussian classes N(±μ, I) in n dimensions, logistic loss, PGS with p = 2, k = 1:\n"
-                 f"direction error ‖w*/‖w*‖ − w/‖w‖‖₂ ≤ {target:g} (Figure 9 of Zhu et al. 2009)", fontsize=10)
+                 f"direction error ‖w†/‖w†‖ − w/‖w‖‖₂ ≤ {target:g} (Figure 9 of Zhu et al. 2009)", fontsize=10)
     return fig
 
 
@@ -746,7 +773,7 @@ def text_runs(p, k, m, sigma=None, n_seeds=3) -> TextRuns:
 def _text_lbfgs(p, m, sigma):
     sets = text_sets()
     # a warm-up iteration, untimed: the recorded seconds do not include numba's compilation
-    lbfgs(_text_problem(m), sigma, p=p, tol=1e-6, max_iter=1, n_checkpoints=2)
+    warm_up(lbfgs, _text_problem(m), sigma, p=p, tol=1e-6, max_iter=1, n_checkpoints=2)
     ref = lbfgs(_text_problem(m), sigma, p=p, tol=1e-6, max_iter=300, n_checkpoints=100_000, monitor=sets.accuracy)
     return ref.info["monitor"], ref.trace.seconds, ref.trace.data_accesses
 
@@ -802,10 +829,12 @@ def _config_name(cfg):
     return f"p = {cfg[0]:g}, k = {cfg[1]}"
 
 
-def _level_color(i):
-    return f"C{i}"
+def _level_shade(i, n):
+    """The shade of accuracy level i of n: lighter for the lower levels."""
+    return _spread(i, n, -0.45, 0.5)
 
 
+@_style.book_figure
 def text_figure(n_seeds=3, figsize=(8.0, 8.4), fig=None) -> Figure:
     """Demo (b), Figures 5-8 of Zhu et al. (2009) on the CCAT stand-in, with the paper's protocol (sigma(m) the
     most accurate on a validation set): for p = 2 (k = 1) and p = 1.8 (k = 300), the seconds (top; L-BFGS
@@ -817,11 +846,12 @@ def text_figure(n_seeds=3, figsize=(8.0, 8.4), fig=None) -> Figure:
     for c, cfg in enumerate(TEXT_CONFIGS):
         top, bottom = axes[0, c], axes[1, c]
         for i, lev in enumerate(data.levels):
-            col = _level_color(i)
+            col = _style.shade("PGS", _level_shade(i, len(data.levels)))
+            lcol = _style.shade("L-BFGS", _level_shade(i, len(data.levels)))
             s, it, ls = data.pgs_seconds[cfg][i], data.pgs_iterations[cfg][i], data.lbfgs_seconds[cfg][i]
             ok, lok = np.isfinite(s), np.isfinite(ls)
             top.plot(ms[ok], s[ok], "o-", color=col, lw=2, ms=5)
-            top.plot(ms[lok], ls[lok], "s--", color=col, lw=1.2, ms=4, mfc="none")
+            top.plot(ms[lok], ls[lok], "s-", color=lcol, lw=1.2, ms=4, mfc="none")
             bottom.plot(ms[np.isfinite(it)], it[np.isfinite(it)], "o-", color=col, lw=2, ms=5)
         top.set_title(f"{_config_name(cfg)}: seconds", fontsize=10)
         bottom.set_title(f"{_config_name(cfg)}: PGS iterations", fontsize=10)
@@ -836,14 +866,19 @@ def text_figure(n_seeds=3, figsize=(8.0, 8.4), fig=None) -> Figure:
             _data_ticks(ax.xaxis, data.ms)
             ax.grid(True, which="major", alpha=0.3)
         top.tick_params(axis="x", labelbottom=False)
-    # one legend for the four panels, under the title: the colours are the levels, the line styles the solvers
+    # one legend for the four panels, under the title: the colours are the solvers (PGS pink, L-BFGS olive), the
+    # shades the levels (darker: higher); one column per level
     from matplotlib.lines import Line2D
-    handles = [Line2D([], [], color=_level_color(i), lw=2, label=f"{100 * lev:g} %")
-               for i, lev in enumerate(data.levels)]
-    handles += [Line2D([], [], marker="o", color="0.3", lw=2, ms=5, label=f"PGS, median of {data.n_seeds}"),
-                Line2D([], [], marker="s", color="0.3", ls="--", lw=1.2, ms=4, mfc="none", label="L-BFGS")]
-    fig.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, 0.915), ncol=6, fontsize=9,
-               title="time and iterations to a test accuracy of", title_fontsize=9, frameon=False)
+    handles = []
+    for i, lev in enumerate(data.levels):
+        t = _level_shade(i, len(data.levels))
+        handles += [Line2D([], [], marker="o", color=_style.shade("PGS", t), lw=2, ms=5,
+                           label=f"PGS, {100 * lev:g} %"),
+                    Line2D([], [], marker="s", color=_style.shade("L-BFGS", t), lw=1.2, ms=4, mfc="none",
+                           label=f"L-BFGS, {100 * lev:g} %")]
+    fig.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, 0.925), ncol=len(data.levels), fontsize=9,
+               title=f"time and iterations to a test accuracy of (PGS: median of {data.n_seeds} runs)",
+               title_fontsize=9, frameon=False)
     fig.suptitle("Logistic loss, σ(m) the most accurate on a validation set\n" + _stand_in_title(), fontsize=9.5)
     return fig
 
@@ -905,25 +940,32 @@ def fixed_sigma_data(level=0.92, n_seeds=3) -> FixedSigmaData:
 
 
 def draw_fixed_sigma(axes, data: FixedSigmaData, ylim=None, legend_size=7, legend_right=False):
-    """Left: PGS's iterations to the level against m, one line per fixed sigma, the tuned sigma(m) (black) and
-    the fastest sigma of the grid (grey band).  Right: the validation accuracy of the exact optimum for each
-    sigma (TEXT_VALIDATION), with the level: where a curve is below the level, no number of iterations helps."""
+    """Above: PGS's iterations to the level against m, one line per fixed sigma (shades of PGS's colour, one marker
+    per sigma), the tuned sigma(m) (the darkest shade, stars) and the fastest sigma of the grid (grey band).
+    Below: the validation accuracy of the exact optimum (L-BFGS) for each sigma (TEXT_VALIDATION; shades of
+    L-BFGS's colour, the same markers), with the level: where a curve is below the level, no number of iterations
+    helps."""
     ax0, ax1 = axes
     ms = np.asarray(data.ms, dtype=np.float64)
+    n = len(data.sigmas)
     for i, s in enumerate(data.sigmas):
-        col = f"C{i}"
+        t = _spread(i, n, -0.6, 0.3)
+        mk = SIGMA_MARKERS[i % len(SIGMA_MARKERS)]
         it = data.iterations[i]
         ok = np.isfinite(it)
-        ax0.plot(ms[ok], it[ok], "o-", color=col, lw=1.8, ms=5, label=f"σ = {s:.0e} for every m")
+        ax0.plot(ms[ok], it[ok], marker=mk, color=_style.shade("PGS", t), lw=1.8, ms=5,
+                 label=f"PGS, σ = {s:.0e}")
         acc = np.array([TEXT_VALIDATION[(2.0, m)][TEXT_SIGMA_GRID.index(s)] for m in data.ms])
-        ax1.plot(ms, acc, "o-", color=col, lw=1.8, ms=5, label=f"σ = {s:.0e}")
+        ax1.plot(ms, acc, marker=mk, color=_style.shade("L-BFGS", t), lw=1.8, ms=5, label=f"L-BFGS, σ = {s:.0e}")
     best = data.best_iterations
     ok = np.isfinite(best)
-    ax0.plot(ms[ok], best[ok], color="0.5", lw=8, alpha=0.3, solid_capstyle="round", label="fastest σ of the grid")
+    ax0.plot(ms[ok], best[ok], color="0.5", lw=8, alpha=0.3, solid_capstyle="round", label="fastest σ")
     tk = np.isfinite(data.tuned_iterations)
-    ax0.plot(ms[tk], data.tuned_iterations[tk], "k*--", ms=11, lw=1.2, label="σ(m) tuned for the best accuracy")
+    ax0.plot(ms[tk], data.tuned_iterations[tk], "*-", color=_style.shade("PGS", 0.75), ms=11, lw=1.2,
+             label="PGS, σ(m) tuned")
     tuned = np.array([max(TEXT_VALIDATION[(2.0, m)]) for m in data.ms])
-    ax1.plot(ms, tuned, "k*--", ms=11, lw=1.2, label="σ(m) tuned (the best of the grid)")
+    ax1.plot(ms, tuned, "*-", color=_style.shade("L-BFGS", 0.75), ms=11, lw=1.2,
+             label="L-BFGS, σ(m) tuned")
     ax1.axhline(data.level, color="k", lw=1, ls=":", label=f"level {100 * data.level:g} %")
     ax0.set_ylabel(f"PGS iterations to {100 * data.level:g} % test accuracy (median of {data.n_seeds})")
     ax0.set_title("p = 2, k = 1: fixed σ against σ(m) tuned per m", fontsize=10)
@@ -944,6 +986,7 @@ def draw_fixed_sigma(axes, data: FixedSigmaData, ylim=None, legend_size=7, legen
         ax0.set_ylim(*ylim)
 
 
+@_style.book_figure
 def fixed_sigma_figure(level=0.92, n_seeds=3, figsize=(8.0, 7.6), fig=None) -> Figure:
     """The second figure of demo (b) (:func:`draw_fixed_sigma`, the panels one above the other, each legend
     beside its panel); ``fig``: the figure to redraw in place."""
@@ -993,7 +1036,7 @@ def table2_data(m=100_000, n_seeds=3):
     for p, k in TEXT_CONFIGS:
         sigma, T = TEXT_SIGMA[(p, m)], text_iterations(k)
         acc, sec = [], []
-        pgs(prob, 2, sigma, p=p, k=k, seed=0, output="last", record_objective=False, n_checkpoints=2)  # warm-up
+        warm_up(pgs, prob, 2, sigma, p=p, k=k, seed=0, output="last", record_objective=False, n_checkpoints=2)
         for s in range(int(n_seeds)):
             r = pgs(prob, T, sigma, p=p, k=k, seed=s, output="last", record_objective=False, n_checkpoints=2)
             acc.append(sets.accuracy(r.w))
@@ -1035,13 +1078,14 @@ def _step_seconds(p, k, exact_norm, m, work):
         a, b = (int(t) for t in log_checkpoints(n, 30)[-2:])
         batches = sample_batches(prob.m, k, n, seed=100)
         state = _PgsState(prob, p, sigma, None, False, False)
-        state.run(batches[:a])
+        clock = Clock(warm_up=lambda: state.run(batches[:a]))   # the untimed part, which compiles the kernel
         state.exact_norm = True
-        t0 = time.perf_counter()
-        state.run(batches[a:b])
-        return float((time.perf_counter() - t0) / (b - a))
+        with clock:
+            state.run(batches[a:b])
+        return float(clock.seconds / (b - a))
     d = prob.nnz / prob.m
     n = int(min(max(20, work / (k * d)), 100_000))
+    warm_up(pgs, prob, 2, sigma, p=p, k=k, seed=100, output="last", n_checkpoints=2, record_objective=False)
     best = math.inf
     for rep in range(3):
         r = pgs(prob, n, sigma, p=p, k=k, seed=100 + rep, output="last", n_checkpoints=2, record_objective=False)
@@ -1124,6 +1168,7 @@ def k_data(p=1.8, level=0.92, n_seeds=3) -> KData:
                  prob.nnz / prob.m)
 
 
+@_style.book_figure
 def k_figure(p=1.8, level=0.92, n_seeds=3, figsize=(8.0, 7.4), fig=None) -> Figure:
     """Demo (c), Section VII of Zhu et al. (2009): against the mini-batch size k, the iterations to the level
     (median, min-max band over seeds, and the line 1/k through k = 1: what perfect averaging would give), the
@@ -1138,19 +1183,23 @@ def k_figure(p=1.8, level=0.92, n_seeds=3, figsize=(8.0, 7.4), fig=None) -> Figu
     ok = np.isfinite(med)
     lo = np.min(data.iterations, axis=1)
     hi = np.max(data.iterations, axis=1)
-    ax0.fill_between(ks[ok], lo[ok], np.where(np.isfinite(hi), hi, np.nan)[ok], color="C0", alpha=0.2, lw=0)
-    ax0.plot(ks[ok], med[ok], "o-", color="C0", lw=2, label=f"iterations: median of {data.iterations.shape[1]} "
-             "seeds,\nband min–max")
+    ax0.fill_between(ks[ok], lo[ok], np.where(np.isfinite(hi), hi, np.nan)[ok], color=PGS_COLOR, alpha=0.2, lw=0)
+    ax0.plot(ks[ok], med[ok], "o-", color=PGS_COLOR, lw=2, label=f"PGS iterations: median of "
+             f"{data.iterations.shape[1]} seeds,\nband min–max")
     if ok[0]:
-        ax0.plot(ks, med[0] / ks, color="0.4", ls=":", label="1/k (through k = 1)")
-    ax1.plot(ks[ok], data.examples[ok], "o-", color="C0", lw=2)
+        ax0.plot(ks, med[0] / ks, color="0.4", ls="-.", label="1/k guide (through k = 1)")
+    ax1.plot(ks[ok], data.examples[ok], "o-", color=PGS_COLOR, lw=2)
     if ok.any():
         ax1.set_ylim(data.examples[ok].min() / 4, data.examples[ok].max() * 4)
-    ax2.plot(ks[ok], data.median("seconds")[ok], "o-", color="C0", lw=2, label="running norm O(dk): measured")
-    ax2.plot(ks[ok], data.time_running[ok], "x:", color="C0", lw=1, label="running norm:\niterations × s/iteration")
+    # every time curve is measured (solid): the seconds of the runs, and the measured seconds per iteration of each
+    # implementation times the measured iterations; both implementations are PGS, in two shades of its colour
+    ax2.plot(ks[ok], data.median("seconds")[ok], "o-", color=PGS_COLOR, lw=2,
+             label="PGS, running norm O(dk): measured")
+    ax2.plot(ks[ok], data.time_running[ok], "x-", color=_style.shade("PGS", -0.45), lw=1,
+             label="PGS, running norm:\niterations × s/iteration")
     if data.p < 2:
-        ax2.plot(ks[ok], data.time_exact[ok], "s--", color="C3", lw=2, mfc="none",
-                 label="Figure 2's norm O(dk + n):\niterations × s/iteration")
+        ax2.plot(ks[ok], data.time_exact[ok], "s-", color=_style.shade("PGS", 0.55), lw=2, mfc="none",
+                 label="PGS, Figure 2's norm O(dk + n):\niterations × s/iteration")
     kd = data.n / data.d
     for ax in (ax0, ax1, ax2):
         ax.axvline(kd, color="k", lw=1, ls="--")
@@ -1377,18 +1426,20 @@ def bounds_data(loss="logistic", p=2.0, sigma=0.05, n_seeds=20, delta=0.1) -> Bo
 
 
 def draw_bounds(axes, data: BoundsData, ylims=None, legend_size=7, legend_below=False):
-    """Left: PGS's optimization error (mean over seeds, band min-max, and the (1 - delta) quantile) against
-    Theorem 1 in expectation and with probability 1 - delta.  Right: the regret of the points played (median,
-    band min-max over seeds) against Lemma 1 (median of each run's own bound) and Corollary 1."""
+    """Above: PGS's optimization error (mean over seeds, band min-max, and the (1 - delta) quantile; PGS's colour,
+    measured curves solid) against Theorem 1 in expectation (dashed) and with probability 1 - delta (dotted).
+    Below: the regret of PGS's points played (median, band min-max over seeds, in PGS's colour too) against
+    Lemma 1 (median of each run's own bound, dashed) and Corollary 1 (dash-dotted)."""
     ax0, ax1 = axes
     T = data.iteration.astype(np.float64)
     g = data.gaps
     floor = 1e-10
-    ax0.fill_between(T, np.maximum(g.min(axis=0), floor), np.maximum(g.max(axis=0), floor), color="C0", alpha=0.2,
-                     lw=0)
-    ax0.plot(T, np.maximum(g.mean(axis=0), floor), color="C0", lw=2,
+    ax0.fill_between(T, np.maximum(g.min(axis=0), floor), np.maximum(g.max(axis=0), floor), color=PGS_COLOR,
+                     alpha=0.2, lw=0)
+    ax0.plot(T, np.maximum(g.mean(axis=0), floor), color=PGS_COLOR, lw=2,
              label=f"PGS, random output: mean of {g.shape[0]} seeds, band min–max")
-    ax0.plot(T, np.maximum(np.quantile(g, 1 - data.delta, axis=0), floor), color="C0", lw=1, ls="-.",
+    # measured, so solid: thinner and darker than the mean
+    ax0.plot(T, np.maximum(np.quantile(g, 1 - data.delta, axis=0), floor), color=_style.shade("PGS", 0.5), lw=1,
              label=f"PGS: {1 - data.delta:g} quantile over seeds")
     ax0.plot(T, data.theorem1, color="k", ls="--", lw=1.5, label=r"Theorem 1, expectation: $L^2H_T/(2\sigma T)$")
     ax0.plot(T, data.theorem1_delta, color="k", ls=":", lw=1.5, label=f"Theorem 1, prob. ≥ {1 - data.delta:g}: ÷ δ")
@@ -1397,12 +1448,14 @@ def draw_bounds(axes, data: BoundsData, ylims=None, legend_size=7, legend_below=
     ax0.set_title("Theorem 1: the optimization error", fontsize=10)
     Tr = data.regret_T.astype(np.float64)
     r = data.regret
-    ax1.fill_between(Tr, np.maximum(r.min(axis=0), floor), r.max(axis=0), color="C1", alpha=0.25, lw=0)
-    ax1.plot(Tr, np.maximum(np.median(r, axis=0), floor), "o-", color="C1", lw=2, ms=4,
-             label=f"regret of $w_0, …, w_{{T-1}}$: median of {r.shape[0]}, band min–max")
+    ax1.fill_between(Tr, np.maximum(r.min(axis=0), floor), r.max(axis=0), color=PGS_COLOR, alpha=0.2, lw=0)
+    ax1.plot(Tr, np.maximum(np.median(r, axis=0), floor), "o-", color=PGS_COLOR, lw=2, ms=4,
+             label=f"PGS: regret of $w_0, …, w_{{T-1}}$, median of {r.shape[0]}, band min–max")
     ax1.plot(Tr, np.median(data.lemma1, axis=0), "k--", lw=1.5,
              label=r"Lemma 1: $\frac{1}{2}\sum_t \|\lambda_t\|_q^2/(t\sigma)$ of the run")
-    ax1.plot(Tr, data.corollary1, "k:", lw=1.5, label=r"Corollary 1: $L^2 H_T/(2\sigma)$")
+    # a bound that holds surely: dashed, like Lemma 1's, but dash-dotted to tell the two apart (the dotted line of
+    # the upper panel is the bound with probability 1 - delta)
+    ax1.plot(Tr, data.corollary1, "k-.", lw=1.5, label=r"Corollary 1: $L^2 H_T/(2\sigma)$")
     ax1.set_xlabel("rounds $T$")
     ax1.set_ylabel(r"$\sum_{t\leq T} c_t(w_{t-1}) - \min_S \sum_{t\leq T} c_t$")
     ax1.set_title("Lemma 1 and Corollary 1: the regret", fontsize=10)
@@ -1426,6 +1479,7 @@ def _bounds_title(data):
             r"$\hat F_\sigma(\hat w)$" + f" = {data.f_hat:.4g}")
 
 
+@_style.book_figure
 def bounds_figure(loss="logistic", p=2.0, sigma=0.05, n_seeds=20, delta=0.1, figsize=(7.5, 9.6),
                   fig=None) -> Figure:
     """Demo (d) as a Figure (:func:`draw_bounds`, the two panels one above the other); ``fig``: the figure to
@@ -1655,8 +1709,10 @@ def norm_implementations(n_iter=2_000, p=1.8, sigma=1e-5, k=1):
     """The two implementations of Figure 2's norm on the CCAT stand-in (all K_M documents): l1lab's running sum
     (O(dk) per iteration) and the O(n) recomputation of Figure 2 (``exact_norm=True``), same seed.  Returns the
     largest difference of the last iterates relative to the largest weight, the microseconds per iteration of
-    both (a measurement), their exact recomputations of ||lambda||_q^q, and the shape of the data."""
+    both (a measurement, after an untimed warm-up run), their exact recomputations of ||lambda||_q^q, and the shape
+    of the data."""
     prob = _text_problem(K_M)
+    warm_up(pgs, prob, 2, sigma, p=p, k=k, seed=0, output="last", n_checkpoints=2, record_objective=False)
     runs = {exact: pgs(prob, n_iter, sigma, p=p, k=k, seed=0, output="last", n_checkpoints=2,
                        record_objective=False, exact_norm=exact) for exact in (False, True)}
     a, b = runs[False], runs[True]

@@ -26,7 +26,10 @@ Same three layers as :mod:`l1lab.book.scd`: a cached *data* function, a *figure*
   page is built).
 
 Timings are measured when first asked for (best of the calls that fit in :data:`TIMING_BUDGET`, once per size
-and session) and differ between machines; nothing else here depends on the clock.
+and session) and differ between machines; nothing else here depends on the clock.  Every timing is taken with
+:mod:`l1lab.book.timing`, after an untimed warm-up call of the same code on the same vector or state, so that it
+never includes numba's compilation (which, for the long-vector path of Condat's method, happens only when the
+first vector of 65,536 entries or more arrives).
 
 The figures are at most 8 inches wide with no text below 9 pt (:data:`FONT`), and their panels are stacked rather
 than side by side (except the geometry figure's two square panels), so that they read at the page's width.
@@ -42,7 +45,6 @@ from __future__ import annotations
 
 import copy
 import math
-import time
 from dataclasses import dataclass
 from functools import lru_cache, partial
 
@@ -71,13 +73,14 @@ from .controls import check_choice, check_range, log_slider, wire
 from .live import figure_axes
 from .plotting import default_floor, plot_objective_and_nnz
 from .static import static_player
+from .timing import Clock, best_of, warm_up
 
 __all__ = [
     "EG_DEFAULTS", "EG_LIMITS", "EG_STATIC", "GEOMETRY_DEFAULTS", "GEOMETRY_LIMITS", "GEOMETRY_STATIC",
     "STEP_CONSTANTS", "SYNTHETIC_DEFAULTS", "SYNTHETIC_LIMITS", "SYNTHETIC_LIVE_LOSSES", "SYNTHETIC_STATIC",
     "SYNTHETIC_STATIC_N", "TIMING_BUDGET", "TIMING_DEFAULTS", "TIMING_LIMITS", "TIMING_LIVE_MAX_N", "TIMING_PANELS",
-    "TIMING_STATIC", "ball_region_polygons", "ball_regions_2d", "eg_vs_pg_data", "eg_vs_pg_demo", "eg_vs_pg_figure",
-    "eg_vs_pg_player", "geometry_demo", "geometry_figure", "geometry_player", "lemma_checks",
+    "TIMING_REPEATS", "TIMING_STATIC", "ball_region_polygons", "ball_regions_2d", "eg_vs_pg_data", "eg_vs_pg_demo",
+    "eg_vs_pg_figure", "eg_vs_pg_player", "geometry_demo", "geometry_figure", "geometry_player", "lemma_checks",
     "paper_synthetic_problem", "projection_timing_data", "sparse_pg_check", "sparse_text_like_problem",
     "synthetic_data", "synthetic_demo", "synthetic_figure", "synthetic_player", "timing_demo", "timing_figure",
     "timing_player", "tree_figure", "tree_snapshot", "tree_timing_data", "weighted_ball_check",
@@ -104,6 +107,9 @@ TIMING_LIMITS = dict(max_n=(10_000, 100_000, 1_000_000, 10_000_000), k=(10, 100,
 TIMING_LIVE_MAX_N = (10_000, 100_000, 1_000_000)
 #: seconds of repeated calls behind one timing (a projection: best of the calls; a sparse step: their mean)
 TIMING_BUDGET = 0.01
+#: the fewest timed calls behind the timing of one projection (the best of them: the least disturbed by the
+#: machine's other work), after the untimed warm-up call
+TIMING_REPEATS = 3
 #: the static player of the timing demo: every position of its controls (the largest n, and the radius or k: three
 #: each, nine frames per panel), the measurements the live widget takes when it is built; the page's name gets
 #: the panels (``proj-timing-dense``, ``proj-timing-tree``)
@@ -363,6 +369,7 @@ def _geometry_axes_2d(fig):
     return fig.add_subplot(fig.add_gridspec(1, 1, left=0.12, right=0.97, bottom=0.3, top=0.95)[0, 0])
 
 
+@_style.book_figure
 def geometry_figure(z=1.0, v1=1.6, v2=0.9, simplex3d=True, figsize=(8.0, 5.6), fig=None) -> Figure:
     r"""Left: the l1 ball of radius z in the plane, shaded by where the projection of each point lands (inside:
     grey; a vertex, one nonzero: orange; an edge, two nonzeros: blue), arrows from sample points to their
@@ -496,6 +503,7 @@ def tree_snapshot(n=60, z=4.0, n_updates=8, k=6, seed=8) -> TreeSnapshot:
     return _tree_snapshot(int(n), float(z), int(n_updates), int(k), int(seed))
 
 
+@_style.book_figure
 def tree_figure(n=60, z=4.0, n_updates=8, k=6, seed=8, figsize=(8.0, 5.4)) -> Figure:
     """The AVL tree of :func:`tree_snapshot`: one node per nonzero of v = w + g, ordered by magnitude (in-order
     from left to right), labelled with its coordinate j (``*``: touched by the step) and |v_j|, and under it the
@@ -539,19 +547,6 @@ def tree_figure(n=60, z=4.0, n_updates=8, k=6, seed=8, figsize=(8.0, 5.4)) -> Fi
 
 
 # ================================================================================================= timing
-def _best_of(fn, max_reps=200, budget=None):
-    """(best seconds, last result) of repeated calls of ``fn``: at least one call, then more while less than
-    ``budget`` seconds (default :data:`TIMING_BUDGET`) have been spent, at most ``max_reps`` calls."""
-    budget = TIMING_BUDGET if budget is None else budget
-    best, spent, reps, out = math.inf, 0.0, 0, None
-    while reps < max_reps and (reps == 0 or spent < budget):
-        t0 = time.perf_counter()
-        out = fn()
-        dt = time.perf_counter() - t0
-        best, spent, reps = min(best, dt), spent + dt, reps + 1
-    return best, out
-
-
 def _sizes(max_n):
     e = np.arange(3.0, math.log10(max_n) + 1e-9, 0.5)
     return tuple(int(round(10 ** x)) for x in e)
@@ -566,30 +561,32 @@ def _check_timing(max_n, k, z_frac, live=False):
 @dataclass(frozen=True)
 class ProjectionTiming:
     sizes: tuple
-    seconds: dict      # method -> array of best-of-reps seconds per projection
+    per_projection: dict  # method -> array of best-of-reps seconds per projection (timed by best_of)
     support: np.ndarray  # nonzeros of the projection at each size
 
 
 @lru_cache(maxsize=None)
 def _projection_cell(n, z_frac, seed):
     """({method: best seconds}, support size) at one n: a N(0, 1) vector of its own stream (seed, n), so that
-    one measurement serves every max_n."""
-    for m in METHODS:  # compile / load the kernels outside the timed region
-        project_l1_ball(np.linspace(-1.0, 1.0, 10), 1.0, method=m)
+    one measurement serves every max_n.  Each method is timed by :func:`l1lab.book.timing.best_of` after an
+    untimed call on the same vector, which compiles every path the timed calls take (Condat's method compiles its
+    long-vector path only when a vector of 65,536 entries or more first arrives)."""
     v = np.random.default_rng([int(seed), int(n)]).standard_normal(n)
     z = z_frac * float(np.abs(v).sum())
     secs, w = {}, None
     for m in METHODS:
-        secs[m], w = _best_of(partial(project_l1_ball, v, z, method=m))
+        secs[m], w = best_of(partial(project_l1_ball, v, z, method=m), repeats=TIMING_REPEATS,
+                             budget=TIMING_BUDGET, warmups=1)
     return secs, int(np.count_nonzero(w))
 
 
 def projection_timing_data(max_n=1_000_000, z_frac=0.1, seed=0) -> ProjectionTiming:
     """Seconds per projection of a N(0, 1) vector of length n onto the l1 ball of radius z_frac ||v||_1, for
-    n = 10^3, 10^3.5, ..., max_n and each method: the best of repeated calls, repeated while they have taken
-    less than :data:`TIMING_BUDGET` seconds (at least once, at most 200 times; one call at n = 10^6 is already
-    longer).  Each n has its own vector (drawn from ``default_rng([seed, n])``) and is measured once per
-    session and cached, so a larger max_n measures only the new sizes: the numbers are this machine's."""
+    n = 10^3, 10^3.5, ..., max_n and each method: after an untimed call on the same vector (which compiles every
+    path the timed calls take), the best of repeated calls, at least :data:`TIMING_REPEATS`, then more while they
+    have taken less than :data:`TIMING_BUDGET` seconds (at most 200).  Each n has its own vector (drawn from
+    ``default_rng([seed, n])``) and is measured once per session and cached, so a larger max_n measures only the
+    new sizes: the numbers are this machine's."""
     _check_timing(max_n, TIMING_DEFAULTS["k"], z_frac)
     sizes = _sizes(int(max_n))
     cells = [_projection_cell(n, float(z_frac), int(seed)) for n in sizes]
@@ -620,36 +617,45 @@ def _tree_cell(n, k, seed, z, n_warm, n_timed):
         return steps[i]
 
     P = SparseL1BallProjector(n, z)
-    P.update(*step(0))  # compile / load
-    P = SparseL1BallProjector(n, z)
-    for i in range(n_warm):
-        P.update(*step(i))
+
+    def warm_steps():  # the untimed steps before the timed ones, after a first step that compiles the kernels
+        SparseL1BallProjector(n, z).update(*step(0))
+        for i in range(n_warm):
+            P.update(*step(i))
+
+    tree_clock = Clock(warm_up=warm_steps)
     w = P.to_dense()
     # the dense step from the same state: add g, re-project all n coordinates (at least 5 steps, then more
-    # while they have taken less than the budget)
+    # while they have taken less than the budget), timed by a clock whose warm-up makes the first of these steps
+    # on a copy of w
     absw = np.empty(n)
-    project_inplace(w.copy(), z, absw)
-    spent, n_dense = 0.0, 0
-    while n_dense < n_timed and (n_dense < 5 or spent < TIMING_BUDGET):
+
+    def dense_step_on_a_copy():
+        idx, val = step(n_warm)
+        v = w.copy()
+        v[idx] += val
+        project_inplace(v, z, absw)
+
+    clock = Clock(warm_up=dense_step_on_a_copy)
+    n_dense = 0
+    while n_dense < n_timed and (n_dense < 5 or clock.seconds < TIMING_BUDGET):
         idx, val = step(n_warm + n_dense)
-        t0 = time.perf_counter()
-        w[idx] += val
-        project_inplace(w, z, absw)
-        spent += time.perf_counter() - t0
+        with clock:
+            w[idx] += val
+            project_inplace(w, z, absw)
         n_dense += 1
-    dense = spent / n_dense
-    # the same steps by the tree (and more while within the budget); its iterate is compared with the dense
-    # one after the steps both took
-    spent, n_tree, max_diff = 0.0, 0, math.nan
-    while n_tree < n_timed and (n_tree < max(n_dense, 10) or spent < TIMING_BUDGET):
+    dense = clock.seconds / n_dense
+    # the same steps by the tree (and more while within the budget), on the clock that made the warm-up steps;
+    # its iterate is compared with the dense one after the steps both took
+    n_tree, max_diff = 0, math.nan
+    while n_tree < n_timed and (n_tree < max(n_dense, 10) or tree_clock.seconds < TIMING_BUDGET):
         idx, val = step(n_warm + n_tree)
-        t0 = time.perf_counter()
-        P.update(idx, val)
-        spent += time.perf_counter() - t0
+        with tree_clock:
+            P.update(idx, val)
         n_tree += 1
         if n_tree == n_dense:
             max_diff = float(np.abs(P.to_dense() - w).max())
-    return spent / n_tree, dense, P.nnz, max_diff
+    return tree_clock.seconds / n_tree, dense, P.nnz, max_diff
 
 
 def tree_timing_data(max_n=1_000_000, k=100, seed=0, z=30.0, n_warm=50, n_timed=200) -> TreeTiming:
@@ -689,10 +695,10 @@ def _check_panels(panels):
 
 def _draw_dense_timing(ax, pt, z_frac):
     for m in METHODS:
-        ax.plot(pt.sizes, pt.seconds[m], "o-", color=METHOD_COLORS[m], lw=2, ms=4,
+        ax.plot(pt.sizes, pt.per_projection[m], "o-", color=METHOD_COLORS[m], lw=2, ms=4,
                 label={"sort": "sort (the paper's Figure 1)", "pivot": "pivot (the paper's Figure 2)",
                        "condat": "Condat (2016)"}[m])
-    _loglog_guide(ax, pt.sizes, pt.seconds["condat"][0] * 0.5, 1.0, "slope 1 (linear time)")
+    _loglog_guide(ax, pt.sizes, pt.per_projection["condat"][0] * 0.5, 1.0, "slope 1 (linear time)")
     ax.set_ylabel("seconds per projection (best of repeats)")
     ax.set_title(f"one dense projection onto the ball of radius z = {z_frac:g}·‖v‖₁", fontsize=10)
 
@@ -705,6 +711,7 @@ def _draw_tree_timing(ax, tt, k):
     ax.set_title(f"one projected step with k = {k} nonzeros (‖w‖₀ ≈ {int(np.median(tt.nnz))})", fontsize=10)
 
 
+@_style.book_figure
 def timing_figure(max_n=1_000_000, k=100, z_frac=0.1, seed=0, figsize=None, fig=None,
                   panels=TIMING_PANELS) -> Figure:
     """Wall-clock times against the dimension n (log-log), one panel per entry of ``panels``, stacked:
@@ -985,6 +992,7 @@ def _draw_synthetic(ax, data: SyntheticData, ylim=None, legend=True):
         ax.legend(fontsize=FONT, loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0)
 
 
+@_style.book_figure
 def synthetic_figure(n=800, lam_frac=0.1, passes=100, step_mult=1.0, seed=0, losses=LOSSES, figsize=None,
                      fig=None) -> Figure:
     """Figs. 4-5 of the paper: f(w) - f(w*) (log) against approximate flops, one panel per loss in ``losses``
@@ -1098,7 +1106,8 @@ class _PgRun:
         self.w, self.margins, self.absw = np.zeros(prob.d), np.empty(1), np.empty(prob.d)
         self.rec = TraceRecorder()
         self.rec.record(0, 0, prob.objective(self.w), 0, 0.0, 0.0)
-        self.acc = self.flops = self.seconds = 0.0
+        self.acc = self.flops = 0.0
+        self.clock = None  # the kernel's seconds (l1lab.book.timing.Clock), made with its warm-up at the first step
         self.at = 0  # index in cps of the checkpoint reached
         self.ws = {}
 
@@ -1106,22 +1115,22 @@ class _PgRun:
         prob, w = self.prob, self.w
         indptr, indices, data = prob.csr_arrays()
         row_nnz = prob.row_nnz
-        if self.at == 0 and self.cps[0] < T:
-            # a warm-up step on copies, untimed: the first call of the kernel compiles it (numba), and the
-            # seconds are meant to measure the steps
-            psg_chunk(prob.loss.code, indptr, indices, data, prob.y, w.copy(), np.zeros(1, dtype=np.int64), 1,
-                      self.eta0, True, 0, self.z, self.margins.copy(), self.absw.copy())
+        if self.clock is None and self.cps[0] < T:
+            # the clock's warm-up is one step on copies, untimed: the first call of the kernel compiles it (numba),
+            # and the seconds are meant to measure the steps
+            self.clock = Clock(warm_up=lambda: psg_chunk(
+                prob.loss.code, indptr, indices, data, prob.y, w.copy(), np.zeros(1, dtype=np.int64), 1, self.eta0,
+                True, 0, self.z, self.margins.copy(), self.absw.copy()))
         while self.cps[self.at] < T:
             a, c = int(self.cps[self.at]), int(self.cps[self.at + 1])
             idx = self.rng.integers(0, prob.m, size=c - a, dtype=np.int64)
-            t0 = time.perf_counter()
-            psg_chunk(prob.loss.code, indptr, indices, data, prob.y, w, idx, 1, self.eta0, True, a, self.z,
-                      self.margins, self.absw)
-            self.seconds += time.perf_counter() - t0
+            with self.clock:
+                psg_chunk(prob.loss.code, indptr, indices, data, prob.y, w, idx, 1, self.eta0, True, a, self.z,
+                          self.margins, self.absw)
             nz = float(row_nnz[idx].sum())
             self.acc += nz
             self.flops += 4.0 * nz + PROJECTION_FLOPS_PER_ENTRY * prob.d * (c - a)
-            self.rec.record(c, self.acc, prob.objective(w), np.count_nonzero(w), self.seconds, self.flops)
+            self.rec.record(c, self.acc, prob.objective(w), np.count_nonzero(w), self.clock.seconds, self.flops)
             if c % prob.m == 0:
                 self.ws[c] = w.copy()
             self.at += 1
@@ -1152,21 +1161,30 @@ def _pg_runs(m, d, density, lam_frac, seed):
 @lru_cache(maxsize=32)
 @threadpool_limits.wrap(limits=1, user_api="blas")
 def _eg_runs(m, d, density, lam_frac, epochs, seed):
-    """Stochastic EG+- for every (eta0, schedule) of the grid, T = epochs * m steps (O(nnz(x_i)) each: cheap)."""
+    """Stochastic EG+- for every (eta0, schedule) of the grid, T = epochs * m steps (O(nnz(x_i)) each: cheap).
+    Called by :func:`_eg_vs_pg` after its warm-up (:func:`_warm_up_eg`), so that the seconds these runs record do
+    not include numba's compilation."""
     ref = _eg_reference(m, d, density, lam_frac, seed)
-    for decay in (False, True):  # warm-up runs, so that the recorded seconds do not include numba's compilation
-        exponentiated_gradient(ref.constrained, 2, ref.z, eta0=EG_ETA_GRID[0], method="stochastic", decay=decay,
-                               dummy=True, seed=seed, n_checkpoints=2)
     return {(eta, "1/√t" if decay else "constant"):
             exponentiated_gradient(ref.constrained, epochs * m, ref.z, eta0=eta, method="stochastic", decay=decay,
                                    dummy=True, seed=seed, n_checkpoints=EG_CHECKPOINTS)
             for eta in EG_ETA_GRID for decay in (False, True)}
 
 
+def _warm_up_eg(ref, seed):
+    """Two steps of stochastic EG+- with each schedule: they compile the kernels the timed runs use."""
+    for decay in (False, True):
+        exponentiated_gradient(ref.constrained, 2, ref.z, eta0=EG_ETA_GRID[0], method="stochastic", decay=decay,
+                               dummy=True, seed=seed, n_checkpoints=2)
+
+
 @lru_cache(maxsize=64)
 @threadpool_limits.wrap(limits=1, user_api="blas")
 def _eg_vs_pg(m, d, density, lam_frac, epochs, seed):
     ref = _eg_reference(m, d, density, lam_frac, seed)
+    # the seconds read below are those of runs timed after a warm-up: EG's here, projected gradient's by the
+    # warm-up of its clock (_PgRun)
+    warm_up(_warm_up_eg, ref, seed)
     T = int(epochs * m)
     runs = {}
     for eta, run in _pg_runs(m, d, density, lam_frac, seed).items():
@@ -1192,8 +1210,8 @@ def _check_eg(m, d, density, lam_frac, epochs):
     check_range("epochs", epochs, EG_LIMITS)
     work = epochs * m * d
     if work > EG_LIMITS["work"] * 1.0001:
-        raise ValueError(f"epochs * m * d = {work:.3g} is outside the demo's range (at most {EG_LIMITS['work']:.0e}: "
-                         "each projected-gradient step re-projects all d coordinates); lower m, d or epochs")
+        raise ValueError(f"epochs * m * n = {work:.3g} is outside the demo's range (at most {EG_LIMITS['work']:.0e}: "
+                         "each projected-gradient step re-projects all n coordinates); lower m, n or epochs")
 
 
 def eg_vs_pg_data(m=1000, d=5000, density=0.01, lam_frac=0.4, epochs=10, seed=0) -> EgVsPgData:
@@ -1213,10 +1231,12 @@ def eg_vs_pg_data(m=1000, d=5000, density=0.01, lam_frac=0.4, epochs=10, seed=0)
     return _eg_vs_pg(int(m), int(d), float(density), float(lam_frac), int(epochs), int(seed))
 
 
+@_style.book_figure
 def eg_vs_pg_figure(m=1000, d=5000, density=0.01, lam_frac=0.4, epochs=10, seed=0, figsize=(8.0, 7.2),
                     fig=None) -> Figure:
     """C(w) - C* (log-log, top) and ||w||_0 (bottom) against data accesses for the tuned stochastic EG+- and
-    stochastic projected gradient of :func:`eg_vs_pg_data`, with ||w*||_0 and d marked.  ``fig``: a figure this
+    stochastic projected gradient of :func:`eg_vs_pg_data`, with ||w*||_0 and the dimension d marked (the figure
+    writes n for it, as the lectures do).  ``fig``: a figure this
     function returned before, redrawn in place (:func:`l1lab.book.live.figure_axes`)."""
     data = eg_vs_pg_data(m, d, density, lam_frac, epochs, seed)
     ref = data.ref
@@ -1226,13 +1246,13 @@ def eg_vs_pg_figure(m=1000, d=5000, density=0.01, lam_frac=0.4, epochs=10, seed=
     plot_objective_and_nnz(axes, named, ref.f_star, colors=colors)
     k = int(np.count_nonzero(ref.w_lam))
     axes[1].axhline(k, color="k", ls="--", lw=1, label=rf"$\|w^\star\|_0$ = {k}")
-    axes[1].axhline(ref.constrained.d, color="0.5", ls=":", lw=1, label=f"d = {ref.constrained.d}")
+    axes[1].axhline(ref.constrained.d, color="0.5", ls=":", lw=1, label=f"n = {ref.constrained.d}")
     axes[1].set_ylim(0, 1.08 * ref.constrained.d)
     axes[0].set_ylabel(r"$C(w) - C(w^\star)$")
     for ax in axes:
         ax.legend(fontsize=FONT, loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0)
     p = ref.constrained
-    fig.suptitle(f"sparse logistic regression: m = {p.m}, d = {p.d}, {p.nnz / p.m:.0f} nonzeros per example, "
+    fig.suptitle(f"sparse logistic regression: m = {p.m}, n = {p.d}, {p.nnz / p.m:.0f} nonzeros per example, "
                  f"z = {ref.z:.1f}; {epochs} epochs", fontsize=10)
     return fig
 
@@ -1251,10 +1271,10 @@ def _eg_vs_pg_live(m, d, density, lam_frac, epochs, seed=0, fig=None):
 
 
 def eg_vs_pg_demo(**defaults):
-    """Live demo: m, d, density, the lambda fraction that sets z and the epochs, redrawing
-    :func:`eg_vs_pg_figure` (epochs * m * d is capped so that every setting answers in seconds; a setting
-    above the cap shows why instead of a figure).  Its defaults (:data:`EG_DEFAULTS`) are smaller than the
-    chapter's figure (m = 1000, d = 5000), so that a move answers in a fraction of a second."""
+    """Live demo: m, d (the dimension, which the widget and the lectures call n), density, the lambda fraction that
+    sets z and the epochs, redrawing :func:`eg_vs_pg_figure` (epochs * m * d is capped so that every setting
+    answers in seconds; a setting above the cap shows why instead of a figure).  Its defaults (:data:`EG_DEFAULTS`)
+    are smaller than the chapter's figure (m = 1000, d = 5000), so that a move answers in a fraction of a second."""
     import ipywidgets as widgets
 
     v = dict(EG_DEFAULTS, **defaults)
@@ -1263,7 +1283,7 @@ def eg_vs_pg_demo(**defaults):
     controls = dict(
         m=widgets.IntSlider(value=v["m"], min=lim["m"][0], max=lim["m"][1], step=100, description="m",
                             continuous_update=False),
-        d=widgets.IntSlider(value=v["d"], min=lim["d"][0], max=lim["d"][1], step=500, description="d",
+        d=widgets.IntSlider(value=v["d"], min=lim["d"][0], max=lim["d"][1], step=500, description="n",
                             continuous_update=False),
         density=widgets.Dropdown(options=list(lim["density"]), value=v["density"], description="density"),
         lam_frac=widgets.FloatSlider(value=v["lam_frac"], min=lim["lam_frac"][0], max=lim["lam_frac"][1],
@@ -1291,7 +1311,7 @@ def sparse_pg_check(m=1000, d=5000, density=0.01, lam_frac=0.4, eta0=0.3, n_step
     ref = _eg_reference(int(m), int(d), float(density), float(lam_frac), int(seed))
     prob, z = ref.constrained, ref.z
     for proj in ("dense", "tree"):  # warm-up runs: the timed runs below do not include numba's compilation
-        projected_gradient(prob, 2, z, eta0=eta0, seed=seed, projection=proj, n_checkpoints=2)
+        warm_up(projected_gradient, prob, 2, z, eta0=eta0, seed=seed, projection=proj, n_checkpoints=2)
     runs = {proj: projected_gradient(prob, int(n_steps), z, eta0=eta0, seed=seed, projection=proj, n_checkpoints=2)
             for proj in ("dense", "tree")}
     w, w_tree = runs["dense"].w, runs["tree"].w

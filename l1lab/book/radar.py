@@ -7,13 +7,15 @@ Same three layers as :mod:`l1lab.book.scd`: a cached *data* function, a *figure*
 
 * :func:`figure1_data` -- runs of RADAR, RDA, SGD, EDA and RADAR-CONST on the paper's least-squares simulation,
   one trial per seed (a fresh theta* and a fresh stream of samples);
-* :func:`figure1a_figure` / :func:`figure1a_demo` -- Figure 1(a): RADAR against RDA and SGD, ||theta_t - theta*||_2^2
-  against t on log-log axes (and, below, on the paper's linear axes), with the fitted log-log slopes;
+* :func:`figure1a_figure` / :func:`figure1a_demo` -- Figure 1(a): RADAR against RDA and SGD on log-log axes,
+  ||hat theta_t - theta*||_2^2 of each method's output (what Theorems 1 and 2 bound: for RADAR the average of its
+  last completed epoch, for RDA and SGD the iterate), with RADAR's iterate theta_t beside it; below, on the paper's
+  linear axes, the iterates theta_t, which is what the paper's Figure 1 plots;
 * :func:`figure1b_figure` / :func:`figure1b_demo` -- Figure 1(b): RADAR against EDA (fixed lambda) and RADAR-CONST
-  (constant epochs), with the regularization lambda of each epoch;
+  (constant epochs), the error of each output, with the regularization lambda of each epoch;
 * :func:`weak_sparsity_data` / :func:`weak_sparsity_figure` / :func:`weak_sparsity_demo` -- Corollary 1's
-  trade-off: theta* on the boundary of an l_q ball, q from 0 to 1, the fitted rate exponent against Corollary 1's
-  -(2 - q)/2;
+  trade-off: theta* on the boundary of an l_q ball, q from 0 to 1, the final error of RADAR's output against the
+  horizon and its fitted rate exponent against Corollary 1's -(2 - q)/2;
 * the *static players* (:func:`figure1a_player`, :func:`figure1b_player`, :func:`weak_sparsity_player`): each
   widget precomputed over the grid :data:`FIGURE1A_STATIC`, :data:`FIGURE1B_STATIC` or :data:`WEAK_STATIC` by
   :func:`l1lab.book.static.static_player`, which works in the HTML book without a kernel.  The grids reuse the runs
@@ -42,7 +44,6 @@ import threading
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
-import matplotlib
 import numpy as np
 from matplotlib.figure import Figure
 
@@ -170,10 +171,12 @@ def method_settings(method, stream, T, const_epochs=None, const_lam=CONST_LAM):
 # ---------------------------------------------------------------------------------------------- runs
 @dataclass(frozen=True)
 class TrialRecord:
-    """One run, without its d-vectors: ||theta_t - theta*||_2^2 of the iterate (``error``) and of the method's
-    output (``error_output``: RADAR's prox-center y_i) at the checkpoints, the epochs (end, R, lambda; empty for
-    RDA and SGD), the lambda of every epoch begun (``lam_epochs``, one more than completed for the epoch methods),
-    the kernel's seconds, ||theta*||_2^2 and the sparsity parameter s the run used (0: none)."""
+    """One run, without its d-vectors: at the checkpoints, ||theta_t - theta*||_2^2 of the iterate (``error``) and
+    ||hat theta_t - theta*||_2^2 of the method's output if it stopped at t (``error_output``: for RADAR, EDA and
+    RADAR-CONST the centre of the running epoch, the average of the last completed one, 0 before the first; for
+    RDA and SGD the iterate itself); the epochs (end, R, lambda; empty for RDA and SGD), the lambda of every epoch
+    begun (``lam_epochs``, one more than completed for the epoch methods), ||theta*||_2^2 and the sparsity
+    parameter s the run used (0: none).  No timing: the book shows none of these runs' seconds."""
 
     method: str
     iteration: np.ndarray
@@ -182,7 +185,6 @@ class TrialRecord:
     epoch_end: np.ndarray
     epoch_R: np.ndarray
     lam_epochs: np.ndarray
-    seconds: float
     norm2_sq: float
     s: int
 
@@ -234,8 +236,9 @@ def capped_power_theta(d, q, s=None, norm2_sq=None, seed=0):
 def corollary1_s(theta_star, q, T, B=1.0, noise_var=0.5, omega=OMEGA) -> int:
     r"""The sparsity parameter that the proof of Corollary 1 (Agarwal, Negahban & Wainwright 2012) gives RADAR for
     theta* in B_q(R_q) and horizon T: s = ceil(R_q tau^{-q}), the number of entries above the threshold
-    :math:`\tau^2 = (G^2 + \sigma^2(1+\delta))\log d/(\gamma^2T)`, with delta = omega^2/log d and Example 2's
-    constants near theta* (G(0) = 0, sigma(0)^2 = 10 B^2 eta^2, gamma = B^2/3).  For q = 0 it is the number of
+    :math:`\tau^2 = ((G^2 + \sigma^2)\log d + \sigma^2\omega^2)/(\gamma^2T)` (the paper writes
+    :math:`(1 + \delta)\log d` for :math:`\log d + \omega^2`), with Example 2's constants near theta* (G(0) = 0,
+    sigma(0)^2 = 10 B^2 eta^2, gamma = B^2/3).  For q = 0 it is the number of
     nonzeros.  An oracle choice: it needs R_q, as the epoch rule needs theta*."""
     theta_star = np.asarray(theta_star, dtype=np.float64)
     d = theta_star.size
@@ -277,8 +280,8 @@ def _run_job(job, source=None):
     ends = res.epochs.get("end", np.zeros(0, dtype=np.int64))
     Rs = res.epochs.get("R", np.zeros(0))
     return TrialRecord(method, res.iteration, res.error, res.error_output, np.asarray(ends), np.asarray(Rs),
-                       _lam_epochs(method, res, stream, kw, T), float(res.seconds[-1]),
-                       float(stream.theta_star @ stream.theta_star), int(kw.get("s", 0)))
+                       _lam_epochs(method, res, stream, kw, T), float(stream.theta_star @ stream.theta_star),
+                       int(kw.get("s", 0)))
 
 
 #: how many blocks of samples a run may read ahead of the slowest run of its trial (see :class:`_SharedSamples`)
@@ -501,7 +504,9 @@ def run_trial(method, d, T, trial=0, q=0.0, const_epochs=None, const_lam=CONST_L
 
 @dataclass(frozen=True)
 class Curves:
-    """The trials of one method: ``error`` and ``error_output`` have shape (n_trials, n_checkpoints)."""
+    """The trials of one method: ``error`` (the iterate theta_t) and ``error_output`` (the output hat theta_t, see
+    :class:`TrialRecord`) have shape (n_trials, n_checkpoints).  ``mean``, ``final`` and ``slope`` are about the
+    output, the point the paper's theorems bound; ``iterate_mean`` is the curve the paper's Figure 1 draws."""
 
     method: str
     iteration: np.ndarray
@@ -511,16 +516,28 @@ class Curves:
 
     @property
     def mean(self):
+        """Mean over trials of ||hat theta_t - theta*||_2^2, the error of the output."""
+        return self.error_output.mean(axis=0)
+
+    @property
+    def iterate_mean(self):
+        """Mean over trials of ||theta_t - theta*||_2^2, the error of the iterate."""
         return self.error.mean(axis=0)
 
-    def slope(self, start_fraction=0.1):
-        """The log-log slope of the mean error over trials (checkpoints t >= start_fraction T)."""
-        return da.loglog_slope(self.iteration, self.mean, start_fraction)
+    def slope(self, start_fraction=0.1, iterate=False):
+        """The log-log slope of the mean error of the output (of the iterate if ``iterate``) over trials, over the
+        checkpoints t >= start_fraction T."""
+        return da.loglog_slope(self.iteration, self.iterate_mean if iterate else self.mean, start_fraction)
 
     @property
     def final(self):
-        """Mean over trials of the final ||theta_T - theta*||_2^2."""
+        """Mean over trials of the final ||hat theta_T - theta*||_2^2, the error of the output after T samples."""
         return float(self.mean[-1])
+
+    @property
+    def final_iterate(self):
+        """Mean over trials of the final ||theta_T - theta*||_2^2."""
+        return float(self.iterate_mean[-1])
 
     @property
     def n_epochs(self):
@@ -551,11 +568,12 @@ class Figure1Data:
         out = []
         for m in methods or self.curves:
             c = self.curves[m]
-            fin = c.error[:, -1]
+            fin = c.error_output[:, -1]
             ep = c.n_epochs
             eps = f", epochs {ep.min()}-{ep.max()}" if ep.max() > 0 and ep.min() != ep.max() else \
                 f", epochs {ep.max()}" if ep.max() > 0 else ""
-            out.append(f"{m:<12} final ||theta_T - theta*||^2 = {c.final:.3f} (trials {fin.min():.3f}-{fin.max():.3f}),"
+            out.append(f"{m:<12} final ||hat theta_T - theta*||^2 = {c.final:.3f} "
+                       f"(trials {fin.min():.3f}-{fin.max():.3f}),"
                        f" log-log slope {c.slope():+.2f}{eps}")
         return out
 
@@ -603,23 +621,31 @@ def figure1_data(d=2_000, T=10_000, n_trials=5, methods=METHODS, const_epochs=No
 
 
 # ---------------------------------------------------------------------------------------------- drawing
-def _band(ax, curves, label, ls="-", lw=2.0, band=True):
+#: RADAR's iterate theta_t beside its output: a lighter shade of RADAR's colour, thinner
+ITERATE_SHADE = -0.5
+#: the guides of a log-log slope (theory: dashed, and the two of a figure told apart by colour and line style)
+GUIDE_STYLES = {-1.0: dict(color="k", ls="--", lw=1.2), -0.5: dict(color="0.45", ls="-.", lw=1.2)}
+
+
+def _band(ax, curves, label, lw=2.0, band=True):
+    """The mean over trials of the error of ``curves``' output, with the band from the best to the worst trial."""
     col = ALGORITHM_COLORS[curves.method]
     it = curves.iteration
     keep = it > 0
-    if band and curves.error.shape[0] > 1:
-        ax.fill_between(it[keep], curves.error.min(axis=0)[keep], curves.error.max(axis=0)[keep], color=col,
-                        alpha=0.2, lw=0)
-    ax.plot(it[keep], curves.mean[keep], color=col, ls=ls, lw=lw, label=label)
+    if band and curves.error_output.shape[0] > 1:
+        ax.fill_between(it[keep], curves.error_output.min(axis=0)[keep], curves.error_output.max(axis=0)[keep],
+                        color=col, alpha=0.2, lw=0)
+    ax.plot(it[keep], curves.mean[keep], color=col, lw=lw, label=label)
 
 
-def _guide(ax, x_end, y_end, slope, x_start, text, color="0.35"):
-    """A dotted line of the given log-log slope ending at (x_end, y_end)."""
+def _guide(ax, x_end, y_end, slope, x_start, text, style=None):
+    """A line of the given log-log slope ending at (x_end, y_end): a rate, drawn as theory (dashed or dash-dotted)."""
     xs = np.array([x_start, x_end], dtype=np.float64)
-    ax.plot(xs, y_end * (xs / x_end) ** slope, color=color, ls=":", lw=1.2, label=text)
+    st = style if style is not None else GUIDE_STYLES.get(slope, dict(color="k", ls="--", lw=1.2))
+    ax.plot(xs, y_end * (xs / x_end) ** slope, label=text, **st)
 
 
-def _loglog_axes(ax, ylabel=r"$\|\theta_t - \theta^\star\|_2^2$"):
+def _loglog_axes(ax, ylabel=r"$\|\hat\theta_t - \theta^\star\|_2^2$ of the output"):
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel("iterations $t$ (one fresh sample each)")
@@ -627,29 +653,44 @@ def _loglog_axes(ax, ylabel=r"$\|\theta_t - \theta^\star\|_2^2$"):
     ax.grid(True, which="major", alpha=0.3)
 
 
+#: what each method outputs after t samples (the legends of Figure 1)
+OUTPUT_NAMES = {"RADAR": "average of its last epoch", "EDA": "average of its last epoch",
+                "RADAR-CONST": "average of its last epoch", "RDA": "its iterate", "SGD": "its iterate"}
+
+
 def draw_figure1a(axes, data: Figure1Data, ylim=None, title=True):
-    """Figure 1(a) on two axes: log-log (mean over trials, band min-max, fitted slopes, guides of slope -1 and
-    -1/2) and the paper's linear axes (means)."""
+    """Figure 1(a) on two axes.  Above, log-log: the error of each method's output hat theta_t (mean over trials,
+    band min-max; RADAR's output is the average of its last completed epoch, RDA's and SGD's their iterate) and
+    RADAR's iterate theta_t (thin, lighter), with guides of slope -1 and -1/2.  Below, the paper's linear axes and
+    the paper's quantity: the mean error of the iterates theta_t.  The legends name the curves only: the slopes and
+    final errors are the chapter's question, answered in its text."""
     ax0, ax1 = axes
     for m in FIGURE1A:
         c = data.curves[m]
-        _band(ax0, c, f"{m}: slope {c.slope():+.2f}, final {c.final:.3g}")
-        ax1.plot(c.iteration, c.mean, color=ALGORITHM_COLORS[m], lw=2, label=m)
+        _band(ax0, c, f"{m}: output ({OUTPUT_NAMES[m]})")
+    rad = data.curves["RADAR"]
+    it = rad.iteration
+    iterate_col = _style.shade("RADAR", ITERATE_SHADE)
+    ax0.plot(it[it > 0], rad.iterate_mean[it > 0], color=iterate_col, lw=1.0, label="RADAR: iterate θ_t")
     T = data.T
-    rad, rda = data.curves["RADAR"], data.curves["RDA"]
-    _guide(ax0, T, rad.final, -1.0, T / 10, "slope −1 (O(1/T))")
-    _guide(ax0, T, rda.final, -0.5, T / 10, "slope −½ (O(1/√T))")
+    rda = data.curves["RDA"]
+    _guide(ax0, T, rad.final, -1.0, T / 10, "slope −1 guide: O(1/T)")
+    _guide(ax0, T, rda.final, -0.5, T / 10, "slope −½ guide: O(1/√T)")
     _loglog_axes(ax0)
     if ylim is not None:
         ax0.set_ylim(*ylim)
     ax0.legend(fontsize=9, loc="lower left")
+    for m in FIGURE1A:
+        c = data.curves[m]
+        col = iterate_col if m == "RADAR" else ALGORITHM_COLORS[m]
+        ax1.plot(c.iteration, c.iterate_mean, color=col, lw=2, label=f"{m}: iterate θ_t")
     ax1.set_xlabel("iterations $t$")
-    ax1.set_ylabel(r"$\|\theta_t - \theta^\star\|_2^2$ (mean)")
+    ax1.set_ylabel(r"$\|\theta_t - \theta^\star\|_2^2$ of the iterate")
     ax1.set_xlim(0, T)
     ax1.set_ylim(bottom=0, top=(ylim[1] if ylim is not None else None))
     ax1.grid(True, alpha=0.3)
     ax1.legend(fontsize=9, loc="upper right")
-    ax1.set_title("the paper's axes", fontsize=10)
+    ax1.set_title("the paper's axes and quantity: the iterate (means over the trials)", fontsize=10)
     if title:
         ax0.set_title(f"d = {data.d:,}, s = {data.s}, ‖θ*‖² = {data.norm2_sq:.2f}, T = {T:,}, "
                       f"{data.n_trials} trial{'s' if data.n_trials > 1 else ''} (band: min–max)", fontsize=10)
@@ -681,6 +722,7 @@ def _figure1_axes(fig, figsize, live):
     return figure_axes(fig, figsize, _stacked)
 
 
+@_style.book_figure
 def figure1a_figure(d=2_000, T=10_000, n_trials=5, live=False, figsize=FIGSIZE, fig=None, ahead=True) -> Figure:
     """Figure 1(a) of Agarwal, Negahban & Wainwright (2012): ||theta_t - theta*||_2^2 of RADAR, RDA and SGD against
     the iterations, mean over ``n_trials`` trials; above log-log with the band over trials and the fitted slopes
@@ -706,12 +748,13 @@ def _lambda_steps(rec, T):
 
 
 def draw_figure1b(axes, data: Figure1Data, ylim=None, title=True):
-    """Figure 1(b) on two axes: RADAR, EDA and RADAR-CONST (log-log, band over trials, epoch ends of the first
-    trial marked on the curves), and the lambda_i of each epoch of the first trial against t."""
+    """Figure 1(b) on two axes: the error of the output hat theta_t (the average of the last completed epoch) of
+    RADAR, EDA and RADAR-CONST (log-log, mean and band over trials, the epoch ends of the first trial marked on the
+    curves), and the lambda_i of each epoch of the first trial against t.  The legends name the curves only."""
     ax0, ax1 = axes
     for m in FIGURE1B:
         c = data.curves[m]
-        _band(ax0, c, f"{m}: slope {c.slope():+.2f}, final {c.final:.3g}")
+        _band(ax0, c, f"{m}: output ({OUTPUT_NAMES[m]})")
         rec = c.records[0]
         if rec.epoch_end.size:
             idx = np.searchsorted(c.iteration, rec.epoch_end)
@@ -736,6 +779,7 @@ def draw_figure1b(axes, data: Figure1Data, ylim=None, title=True):
                       f"{data.const_lam:g} λᵢ", fontsize=10)
 
 
+@_style.book_figure
 def figure1b_figure(d=2_000, T=10_000, n_trials=5, const_epochs=None, const_lam=CONST_LAM, live=False,
                     figsize=FIGSIZE, fig=None, ahead=True) -> Figure:
     """Figure 1(b) of Agarwal, Negahban & Wainwright (2012): RADAR against EDA (its epochs with lambda fixed at
@@ -822,23 +866,33 @@ def weak_horizons(T_max, n=5) -> tuple:
 
 @dataclass(frozen=True)
 class WeakSparsityData:
-    """For each q of ``qs``: ``final[k]``, shape (n_trials, len(Ts)), RADAR's ||theta_T - theta*||_2^2 after one
-    run per horizon T of ``Ts`` (s = :func:`corollary1_s` for that T), ``s_used[k]`` (trial 0), the run to the
-    largest T of every trial (``longest[k]``, :class:`Curves`) and the mean R_q over trials (``Rq[k]``)."""
+    """For each q of ``qs``: ``final[k]``, shape (n_trials, len(Ts)), ||hat theta_T - theta*||_2^2 of RADAR's
+    output (the average of its last completed epoch, 0 if none completed: what Corollary 1 bounds) after one run
+    per horizon T of ``Ts`` (s = :func:`corollary1_s` for that T), ``final_iterate[k]`` the same for the last
+    iterate theta_T, ``s_used[k]`` (trial 0), the run to the largest T of every trial (``longest[k]``,
+    :class:`Curves`) and the mean R_q over trials (``Rq[k]``)."""
 
     d: int
     Ts: tuple
     n_trials: int
     qs: tuple
     final: tuple
+    final_iterate: tuple
     s_used: tuple
     longest: tuple
     Rq: np.ndarray
 
-    def slopes(self):
-        """The least-squares slope of log(mean final error over trials) against log T, for every q."""
+    def slopes(self, iterate=False):
+        """The least-squares slope of log(mean final error over trials) against log T, for every q: of the output
+        (of the last iterate if ``iterate``).  An output that no run has moved yet (no epoch completed at any
+        horizon) has slope 0."""
         x = np.log(np.asarray(self.Ts, dtype=np.float64))
-        return np.array([np.polyfit(x, np.log(f.mean(axis=0)), 1)[0] for f in self.final])
+        finals = self.final_iterate if iterate else self.final
+        return np.array([np.polyfit(x, np.log(f.mean(axis=0)), 1)[0] for f in finals])
+
+    def epochs(self):
+        """Completed epochs of the run to the largest T, trial 0, for every q."""
+        return np.array([int(c.n_epochs[0]) for c in self.longest])
 
     @property
     def theory(self):
@@ -871,14 +925,16 @@ def weak_sparsity_data(qs=WEAK_QS, d=500, T=20_000, n_trials=5, live=False, ahea
                   for q in qs for k in range(n_trials) for t in Ts]
     recs = _compute(keys + others)[:len(keys)]
     n = n_trials * len(Ts)
-    final, s_used, longest = [], [], []
+    final, final_it, s_used, longest = [], [], [], []
     for i in range(len(qs)):
         block = recs[i * n:(i + 1) * n]
-        final.append(np.array([[r.error[-1] for r in block[k * len(Ts):(k + 1) * len(Ts)]] for k in range(n_trials)]))
+        rows = [block[k * len(Ts):(k + 1) * len(Ts)] for k in range(n_trials)]
+        final.append(np.array([[r.error_output[-1] for r in row] for row in rows]))
+        final_it.append(np.array([[r.error[-1] for r in row] for row in rows]))
         s_used.append(np.array([r.s for r in block[:len(Ts)]]))
         longest.append(_curves([block[(k + 1) * len(Ts) - 1] for k in range(n_trials)]))
     Rq = np.array([np.mean([th.lq_radius(_stream(d, q, k).theta_star, q) for k in range(n_trials)]) for q in qs])
-    return WeakSparsityData(d, Ts, n_trials, qs, tuple(final), tuple(s_used), tuple(longest), Rq)
+    return WeakSparsityData(d, Ts, n_trials, qs, tuple(final), tuple(final_it), tuple(s_used), tuple(longest), Rq)
 
 
 def _horizon_ticks(ax, Ts):
@@ -886,24 +942,29 @@ def _horizon_ticks(ax, Ts):
     ax.set_xticks([], minor=True)
 
 
+def _q_shade(q):
+    """RADAR's colour for the runs at sparsity exponent q: lighter for small q, darker for large q."""
+    return _style.shade("RADAR", -0.55 + 1.1 * float(q))
+
+
 def draw_weak_sparsity_frame(ax, data: WeakSparsityData, k, ylim=None):
-    """One q of :func:`weak_sparsity_data` on ``ax``: the final errors of the runs against their horizon T (mean
-    and min-max over trials), the fitted line, Corollary 1's slope -(2 - q)/2 through the last mean, and the
-    trajectory of the longest runs (thin)."""
+    """One q of :func:`weak_sparsity_data` on ``ax``: the final errors of RADAR's output against the horizon T
+    (mean and min-max over trials), Corollary 1's slope -(2 - q)/2 and the slope -1/2 through the last mean, and
+    the output's error along the longest runs (thin)."""
     q = data.qs[k]
-    col = matplotlib.colormaps["viridis"](0.9 * q)
+    col = _q_shade(q)
     Ts = np.asarray(data.Ts, dtype=np.float64)
     f = data.final[k]
     lon = data.longest[k]
     it = lon.iteration
-    ax.plot(it[it > 0], lon.mean[it > 0], color=col, lw=1, alpha=0.6, label=f"the runs to T = {data.Ts[-1]:,} "
-            "along the way (mean)")
+    ax.plot(it[it > 0], lon.mean[it > 0], color=col, lw=1, alpha=0.6, label=f"RADAR: output along the runs to "
+            f"T = {data.Ts[-1]:,} (mean)")
     ax.fill_between(Ts, f.min(axis=0), f.max(axis=0), color=col, alpha=0.25, lw=0)
-    slope = data.slopes()[k]
-    ax.plot(Ts, f.mean(axis=0), "o-", color=col, lw=2, ms=6, label=f"final error, one run per T: slope {slope:+.2f}")
+    ax.plot(Ts, f.mean(axis=0), "o-", color=col, lw=2, ms=6, label="RADAR: output after T, one run per T")
     m = f.mean(axis=0)
-    _guide(ax, Ts[-1], m[-1], data.theory[k], Ts[0], f"Corollary 1: slope {data.theory[k]:+.3g}")
-    _guide(ax, Ts[-1], m[-1], -0.5, Ts[0], "slope −½", color="0.7")
+    _guide(ax, Ts[-1], m[-1], data.theory[k], Ts[0], f"Corollary 1: slope {data.theory[k]:+.3g}",
+           style=dict(color="k", ls="--", lw=1.2))
+    _guide(ax, Ts[-1], m[-1], -0.5, Ts[0], "slope −½ guide", style=GUIDE_STYLES[-0.5])
     _loglog_axes(ax)
     ax.set_xlabel("iterations $t$ = horizon $T$")
     if ylim is not None:
@@ -914,39 +975,41 @@ def draw_weak_sparsity_frame(ax, data: WeakSparsityData, k, ylim=None):
     ax.set_title(f"q = {q:g}: {what}; s = {s[0]}…{s[-1]}; d = {data.d:,}, {data.n_trials} trials", fontsize=10)
 
 
+@_style.book_figure
 def weak_sparsity_figure(qs=WEAK_QS, highlight=None, d=500, T=20_000, n_trials=5, live=False,
                          figsize=FIGSIZE, fig=None, ahead=True) -> Figure:
-    """Corollary 1's trade-off: above, RADAR's mean final ||theta_T - theta*||_2^2 against the horizon T for every q
-    of ``qs`` (colour by q; ``highlight`` adds one q, drawn thick); below, the fitted log-log slopes against q, with
-    Corollary 1's exponent -(2 - q)/2 and the -1/2 of single-run methods (``ahead``: see
-    :func:`weak_sparsity_data`)."""
+    """Corollary 1's trade-off: above, the mean final ||hat theta_T - theta*||_2^2 of RADAR's output (what the
+    corollary bounds) against the horizon T for every q of ``qs`` (shades of RADAR's colour, darker for larger q;
+    ``highlight`` adds one q, drawn thick); below, the fitted log-log slopes of the output and of the last iterate
+    against q, with Corollary 1's exponent -(2 - q)/2 and the -1/2 of single-run methods (``ahead``: see
+    :func:`weak_sparsity_data`).  The legends name the curves only: the exponents are the chapter's question."""
     qs = tuple(round(float(q), 6) for q in qs)
     if highlight is not None:
         check_range("q", highlight, WEAK_LIMITS)
         highlight = round(float(highlight), 6)
         qs = tuple(sorted(set(qs) | {highlight}))
     data = weak_sparsity_data(qs, d, T, n_trials, live=live, ahead=ahead)
-    slopes = data.slopes()
+    slopes, slopes_it = data.slopes(), data.slopes(iterate=True)
     if live:
         fig, (ax0, ax1) = figure_axes(fig, figsize, _stacked_fixed, layout=None)
     else:
         fig, (ax0, ax1) = figure_axes(fig, figsize, _stacked)
-    cmap = matplotlib.colormaps["viridis"]
     for k, q in enumerate(data.qs):
         hl = highlight is not None and q == highlight
-        ax0.plot(data.Ts, data.final[k].mean(axis=0), "o-", color=cmap(0.9 * q), lw=3.2 if hl else 1.8, ms=5,
-                 label=f"q = {q:g}: slope {slopes[k]:+.2f}" + (" (selected)" if hl else ""))
-    _loglog_axes(ax0)
+        ax0.plot(data.Ts, data.final[k].mean(axis=0), "o-", color=_q_shade(q), lw=3.2 if hl else 1.8, ms=5,
+                 label=f"RADAR, q = {q:g}" + (" (selected)" if hl else ""))
+    _loglog_axes(ax0, ylabel=r"$\|\hat\theta_T - \theta^\star\|_2^2$ of the output")
     _horizon_ticks(ax0, data.Ts)
     ax0.set_xlabel("horizon $T$ (one run per $T$)")
-    ax0.set_ylabel(r"$\|\theta_T - \theta^\star\|_2^2$ (mean over trials)")
-    ax0.legend(fontsize=9, loc="lower left", title="RADAR", title_fontsize=9)
+    ax0.legend(fontsize=9, loc="lower left", title="output after T samples, mean over trials", title_fontsize=9)
     ax0.set_title(f"θ* in B_q(R_q), ‖θ*‖² = {data.longest[0].records[0].norm2_sq:.2f}; d = {data.d:,}, "
                   f"{data.n_trials} trials", fontsize=10)
     qq = np.linspace(0, 1, 50)
     ax1.plot(qq, -(2 - qq) / 2, color="k", ls="--", lw=1.5, label="Corollary 1: −(2 − q)/2")
-    ax1.axhline(-0.5, color="0.5", ls=":", lw=1.2, label="single-run methods: −½")
-    ax1.plot(data.qs, slopes, "o-", color=ALGORITHM_COLORS["RADAR"], ms=7, label="RADAR (fitted)")
+    ax1.axhline(-0.5, label="rate of single-run methods: −½", **GUIDE_STYLES[-0.5])
+    ax1.plot(data.qs, slopes, "o-", color=ALGORITHM_COLORS["RADAR"], lw=2, ms=7, label="RADAR: output (fitted)")
+    ax1.plot(data.qs, slopes_it, "s-", color=_style.shade("RADAR", ITERATE_SHADE), lw=1, ms=5,
+             label="RADAR: last iterate θ_T (fitted)")
     if highlight is not None:
         k = data.qs.index(highlight)
         ax1.plot([highlight], [slopes[k]], "*", color="k", ms=14, label=f"selected q = {highlight:g}")

@@ -63,10 +63,11 @@ __all__ = [
     "MAGIC_COMPARISON_DEFAULTS", "MAGIC_COMPARISON_LIMITS", "MAGIC_COMPARISON_LIVE", "MAGIC_COMPARISON_STATIC",
     "PROP4_DEFAULTS", "PROP4_LIMITS", "PROP4_LIVE", "PROP4_STATIC", "SMIDAS_BOUND_DEFAULTS", "SMIDAS_BOUND_LIMITS",
     "SMIDAS_BOUND_LIVE", "SMIDAS_BOUND_STATIC",
-    "draw_smidas_bound", "guarantee_curves", "link_demo", "link_figure", "link_player", "magic_comparison_data",
-    "magic_comparison_demo", "magic_comparison_figure", "magic_comparison_player", "magic_like_problem",
-    "prop4_data", "prop4_demo", "prop4_figure", "prop4_player", "reference", "smidas_bound_data",
-    "smidas_bound_demo", "smidas_bound_figure", "smidas_bound_player", "sparsity_data", "sparsity_figure",
+    "diagonal_image", "draw_smidas_bound", "guarantee_curves", "guarantee_iterations", "link_demo", "link_figure",
+    "link_player", "magic_comparison_data", "magic_comparison_demo", "magic_comparison_figure",
+    "magic_comparison_player", "magic_like_problem", "prop4_data", "prop4_demo", "prop4_figure", "prop4_player",
+    "reference", "smidas_bound_data", "smidas_bound_demo", "smidas_bound_figure", "smidas_bound_player",
+    "sparsity_data", "sparsity_figure",
     "theorem3_bound", "theorem3_eta",
 ]
 
@@ -264,6 +265,7 @@ def sparsity_data(kind="sparse", lam=0.05, T=20_000, eta=5e-3, seed=0) -> Sparsi
     return _sparsity_data(kind, float(lam), int(T), float(eta), int(seed))
 
 
+@_style.book_figure
 def sparsity_figure(kind="sparse", lam=0.05, T=20_000, eta=5e-3, seed=0, figsize=(8.0, 6.6), fig=None) -> Figure:
     """Top: ||w_t||_0 against t for the three algorithms.  Bottom: the magnitudes |w_j| of the final iterates,
     sorted, on a log axis (exact zeros are not drawn), with eta*lam, SGD's per-step pull toward 0, marked.
@@ -280,7 +282,8 @@ def sparsity_figure(kind="sparse", lam=0.05, T=20_000, eta=5e-3, seed=0, figsize
         ax1.plot(np.arange(1, mag.size + 1), mag, color=ALGORITHM_COLORS[name], lw=2,
                  label=f"{name}: {mag.size} nonzeros")
     k = int(np.count_nonzero(data.w_star))
-    ax0.axhline(prob.d, color="0.5", ls=":", lw=1, label=f"d = {prob.d}")
+    # black, not grey: grey is SGD's colour, and SGD is drawn here
+    ax0.axhline(prob.d, color="k", ls=":", lw=1, label=f"d = {prob.d}")
     ax0.axhline(k, color="k", ls="--", lw=1, label=rf"$\|w^\star\|_0$ = {k}")
     ax0.set_xscale("log")
     ax0.set_xlabel("iterations $t$")
@@ -313,59 +316,102 @@ def _circle_image(p, n=721):
     return pts
 
 
-def link_figure(p=None, theta1=1.0, theta2=0.6, ps=(2.0, 4.0, 40.0), figsize=(8.0, 6.4), fig=None) -> Figure:
+def _unit_sphere(r, n=721):
+    r"""n points of the unit :math:`\ell_r` sphere in the plane, :math:`|u_1|^r + |u_2|^r = 1` (r >= 1)."""
+    phi = np.linspace(0.0, 2.0 * np.pi, n)
+    c, s = np.cos(phi), np.sin(phi)
+    scale = (np.abs(c) ** r + np.abs(s) ** r) ** (1.0 / r)
+    return np.column_stack([c / scale, s / scale])
+
+
+def diagonal_image(p):
+    r""":math:`f^{-1}((1, 1)/\sqrt2)_1`, the coordinates of the image of the unit circle's point at 45 degrees:
+    :math:`2^{2/p - 3/2}`.  It is 1/2, on the diamond :math:`\|w\|_1 = 1`, at p = 4 and below 1/2, inside the
+    diamond, for every larger p (1/(2 sqrt 2) in the limit), while the circle's points on the axes are fixed: the
+    image of the circle collapses towards the axes."""
+    return float(link_inverse(np.array([1.0, 1.0]) / math.sqrt(2.0), float(p))[0])
+
+
+@_style.book_figure
+def link_figure(p=None, theta1=1.0, theta2=0.6, ps=(2.0, 4.0, 40.0), values=True, figsize=(8.0, 7.2),
+                fig=None) -> Figure:
     r"""The inverse p-norm link :math:`w = f^{-1}(\theta)` (eq. (12) of Shalev-Shwartz & Tewari 2011) in 2-d.
 
-    Left: the image under :math:`f^{-1}` of the unit circle of duals :math:`\|\theta\|_2 = 1`, for the
-    exponents ``ps`` and for ``p`` (default 2 ln 310, the p of this chapter's data, drawn thick), with the
-    dual vector (theta1, theta2) and its primal image for ``p``.  Right: :math:`|w_2|/|w_1|` against
-    :math:`|\theta_2|/|\theta_1|`, the power law of slope p - 1 that makes small dual coordinates tiny in
-    the primal."""
+    Left, for ``p`` (default 2 ln 310, the p of this chapter's data) and the dual vector :math:`\theta` =
+    (theta1, theta2), two curves through :math:`\theta` and their images, which pass through
+    :math:`w = f^{-1}(\theta)`:
+
+    * the :math:`\ell_p` sphere through :math:`\theta` (dotted black) and its image, the :math:`\ell_q` sphere of
+      the same radius, :math:`\|w\|_q = \|\theta\|_p` (solid black), which closes in on the diamond
+      :math:`\|w\|_1 = \|\theta\|_p` (grey) as p grows and q = p/(p-1) falls to 1;
+    * the circle through :math:`\theta`, :math:`\|\cdot\|_2 = \|\theta\|_2` (dotted grey), and its image for
+      ``p`` (thick red) and the exponents ``ps`` (thin), which collapses towards the axes as p grows, inside the
+      diamond through the circle's points on the axes for p > 4 (:func:`diagonal_image`).
+
+    Right: :math:`|w_{\rm small}|/|w_{\rm large}|` against :math:`|\theta_{\rm small}|/|\theta_{\rm large}|`,
+    the power law of slope p - 1 that makes small dual coordinates tiny in the primal, with the point of
+    :math:`\theta`.  ``values=False`` leaves the coordinates of w and that ratio out of the legends (the
+    chapter's figure sits between a question about them and its answer)."""
     p = _default_p() if p is None else float(p)
     check_range("p", p, LINK_LIMITS)
     check_range("theta1", theta1, LINK_LIMITS)
     check_range("theta2", theta2, LINK_LIMITS)
     theta = np.array([theta1, theta2], dtype=np.float64)
     w = link_inverse(theta, p)
-    fig, (ax0, ax1) = _fixed_axes(fig, figsize, 1, 2, left=0.75, right=0.1, bottom=2.15, top=0.55, wgap=0.95)
-    phi = np.linspace(0.0, 2.0 * np.pi, 361)
-    ax0.plot(np.cos(phi), np.sin(phi), color="0.75", lw=1, ls=":", label=r"$\|\theta\|_2 = 1$")
-    others = [q for q in ps if abs(q - p) > 1e-9]
-    for k, q in enumerate(others):
-        img = _circle_image(q)
-        ax0.plot(img[:, 0], img[:, 1], color=f"C{k}", lw=1.2, label=f"$f^{{-1}}$(circle), p = {q:g}")
-    img = _circle_image(p)
+    q = p / (p - 1.0)
+    r2 = float(np.linalg.norm(theta))                 # the circle through theta (the unit circle if theta = 0)
+    rp = float(np.linalg.norm(theta, p))
+    circle = r2 if r2 > 0 else 1.0
+    fig, (ax0, ax1) = _fixed_axes(fig, figsize, 1, 2, left=0.75, right=0.1, bottom=2.95, top=0.55, wgap=0.95)
+    unit = _unit_sphere(2.0)
+    ax0.plot(circle * unit[:, 0], circle * unit[:, 1], color="0.6", lw=1.2, ls=":",
+             label=rf"circle through $\theta$: $\|\cdot\|_2$ = {circle:.3f}")
+    others = [v for v in ps if abs(v - p) > 1e-9]
+    for k, v in enumerate(others):
+        img = circle * _circle_image(v)
+        ax0.plot(img[:, 0], img[:, 1], color=f"C{k}", lw=1.0, label=f"$f^{{-1}}$(circle), p = {v:g}")
+    img = circle * _circle_image(p)
     ax0.plot(img[:, 0], img[:, 1], color="C3", lw=2.5, label=f"$f^{{-1}}$(circle), p = {p:.3g}")
+    if rp > 0:
+        sp_p, sp_q = rp * _unit_sphere(p), rp * _unit_sphere(q)
+        ax0.plot(sp_p[:, 0], sp_p[:, 1], color="k", lw=1.2, ls=":",
+                 label=rf"$\ell_p$ sphere through $\theta$: $\|\cdot\|_p$ = {rp:.3f}")
+        ax0.plot(sp_q[:, 0], sp_q[:, 1], color="k", lw=1.5,
+                 label=rf"its image: the $\ell_q$ sphere, q = {q:.3g}")
+        ax0.plot(rp * np.array([1, 0, -1, 0, 1]), rp * np.array([0, 1, 0, -1, 0]), color="0.8", lw=3.5,
+                 zorder=1, label=r"the diamond $\|w\|_1 = \|\theta\|_p$")
     ax0.annotate("", xy=theta, xytext=(0, 0), arrowprops=dict(arrowstyle="->", color="k", lw=1.2))
     ax0.annotate("", xy=w, xytext=(0, 0), arrowprops=dict(arrowstyle="->", color="C3", lw=2))
     ax0.plot(*theta, "ko", ms=5, label=rf"$\theta$ = ({theta1:.2f}, {theta2:.2f})")
-    ax0.plot(*w, "o", color="C3", ms=6, label=rf"$w = f^{{-1}}(\theta)$ = ({w[0]:.3f}, {w[1]:.3f})")
+    ax0.plot(*w, "o", color="C3", ms=6, label=(rf"$w = f^{{-1}}(\theta)$ = ({w[0]:.3f}, {w[1]:.3f})" if values
+                                              else r"$w = f^{-1}(\theta)$"))
     ax0.set_aspect("equal")
-    lim = 1.15 * max(1.0, np.abs(theta).max())
+    lim = 1.12 * circle
     ax0.set_xlim(-lim, lim)
     ax0.set_ylim(-lim, lim)
     ax0.axhline(0, color="0.85", lw=0.8)
     ax0.axvline(0, color="0.85", lw=0.8)
     ax0.set_xlabel(r"first coordinate ($\theta_1$ or $w_1$)")
     ax0.set_ylabel(r"second coordinate ($\theta_2$ or $w_2$)")
-    ax0.legend(fontsize=9, loc="upper center", bbox_to_anchor=(0.5, -0.17), ncol=1)
-    ax0.set_title(rf"$\|w\|_q$ = {np.linalg.norm(w, p / (p - 1)):.3f} = $\|\theta\|_p$ = "
-                  rf"{np.linalg.norm(theta, p):.3f}" + "\nthe link maps the p-sphere onto the q-sphere", fontsize=9)
+    ax0.legend(fontsize=9, loc="upper center", bbox_to_anchor=(0.5, -0.15), ncol=1)
+    ax0.set_title(rf"$\|w\|_q$ = {np.linalg.norm(w, q):.3f} = $\|\theta\|_p$ = {rp:.3f}: $f^{{-1}}$ maps"
+                  "\n" r"the $\ell_p$ sphere onto the $\ell_q$ sphere", fontsize=9)
 
     r = np.logspace(-3, 0, 200)
-    for k, q in enumerate(others):
-        ax1.plot(r, r ** (q - 1.0), color=f"C{k}", lw=1.2, label=f"p = {q:g}: slope {q - 1:g}")
+    for k, v in enumerate(others):
+        ax1.plot(r, r ** (v - 1.0), color=f"C{k}", lw=1.0, label=f"p = {v:g}: slope {v - 1:g}")
     ax1.plot(r, r ** (p - 1.0), color="C3", lw=2.5, label=f"p = {p:.3g}: slope {p - 1:.3g}")
     if theta1 != 0 and theta2 != 0:
         a, b = sorted([abs(theta1), abs(theta2)])
         wa, wb = sorted(np.abs(w))
-        ax1.plot(a / b, wa / wb, "o", color="C3", ms=6, label=rf"the $\theta$ on the left: {wa / wb:.2e}")
+        ax1.plot(a / b, wa / wb, "o", color="C3", ms=6,
+                 label=r"the $\theta$ on the left" + (f": {wa / wb:.2e}" if values else ""))
     ax1.set_xscale("log")
     ax1.set_yscale("log")
     ax1.set_ylim(1e-30, 2)
     ax1.set_xlabel(r"$|\theta_{\rm small}| / |\theta_{\rm large}|$")
     ax1.set_ylabel(r"$|w_{\rm small}| / |w_{\rm large}|$")
-    ax1.legend(fontsize=9, loc="upper center", bbox_to_anchor=(0.5, -0.17), ncol=1)
+    ax1.legend(fontsize=9, loc="upper center", bbox_to_anchor=(0.5, -0.15), ncol=1)
     ax1.grid(True, which="major", alpha=0.3)
     ax1.set_title("ratios of coordinates are raised\nto the power p - 1", fontsize=9)
     return fig
@@ -559,6 +605,7 @@ def _inch_axes(fig, figsize, rects, key):
     return figure_axes(fig, figsize, build, key=(key, tuple(rects)), layout="none")
 
 
+@_style.book_figure
 def smidas_bound_figure(eta_mult=1.0, case="13", kind="sparse", lam=0.05, T=20_000, n_seeds=10,
                         figsize=(8.0, 9.0), fig=None) -> Figure:
     """Demo 1 as a Figure: (a, top, full width) empirical E[P(w_o)] - P* of SMIDAS, TruncGrad and SGD over seeds
@@ -699,6 +746,7 @@ def magic_comparison_data(kind="sparse", lam=0.05, T=20_000, n_seeds=3, grid=ETA
     return _magic_comparison_data(str(kind), float(lam), int(T), int(n_seeds), grid, int(tune_seed))
 
 
+@_style.book_figure
 def magic_comparison_figure(kinds=("sparse", "dense"), lam=0.05, T=20_000, n_seeds=3,
                             figsize=None, fig=None) -> Figure:
     """Demo 2 as a Figure: one row per kind of data, P(w) - P* (log-log) and ||w||_0 against data accesses
@@ -842,16 +890,55 @@ def prop4_data(Ks=(0.1, 1.0, 4.0), lam=0.01, T=30_000, n_seeds=10) -> Prop4Data:
     return Prop4Data(prob, w_star, p_star, p0, p, rho, runs, etas, bounds, thm3)
 
 
+def _lemma7_min(c, T, rho, w1, p, d):
+    """Lemma 7's minimum over eta of the self-bounded bound with c in the place of P(0), at the T of ``T``."""
+    return np.array([sst.smidas_bound_self_bounded(sst.smidas_eta_self_bounded(t, rho, w1, c, p, d), t, rho, w1, c,
+                                                   p, d) for t in np.atleast_1d(T)])
+
+
 def guarantee_curves(p_star, p0, rho, w1, p, d, T=None, Ks=None):
     r"""The best guarantee on E[P(w_o)] - P* that each result gives for T iterations when its parameter is tuned
-    for that T: Theorem 3 case (14) at Lemma 7's eta*(T) (the exact minimum f(eta*)), and Proposition 4 at the best
-    K of a log grid, :math:`\min_K KP^\star + \frac{(1+K)^2}{K}\frac{ab}{T}`.  Returns (T, theorem3, prop4)."""
+    for that T: Theorem 3 case (14) at Lemma 7's eta*(T) (the exact minimum h(eta*), not Lemma 7's upper bound on
+    it), and Proposition 4 at its best K, :math:`\min_K KP^\star + rac{(1+K)^2}{K}rac{lpha\gamma}{T}`.
+
+    The second is the first with P* in the place of P(0): :math:`\eta = K/(lpha(1+K))` runs over (0, 1/alpha) as
+    K runs over (0, inf), and the bound at that step size is Lemma 7's h with P* for P(0), so the best K is Lemma 7's
+    eta* for P* and the minimum is computed exactly that way.  ``Ks`` (optional) minimizes over that grid of K
+    instead.  Returns (T, theorem3, prop4)."""
     T = np.logspace(1, 9, 161) if T is None else np.asarray(T, dtype=np.float64)
-    Ks = np.logspace(-4, 3, 281) if Ks is None else np.asarray(Ks, dtype=np.float64)
-    thm3 = np.array([sst.smidas_bound_self_bounded(sst.smidas_eta_self_bounded(t, rho, w1, p0, p, d), t, rho, w1,
-                                                   p0, p, d) for t in T])
-    prop4 = np.min([np.asarray(sst.smidas_prop4_bound(K, T, rho, w1, p_star, p, d)) - p_star for K in Ks], axis=0)
+    thm3 = _lemma7_min(p0, T, rho, w1, p, d)
+    if Ks is None:
+        prop4 = _lemma7_min(p_star, T, rho, w1, p, d)
+    else:
+        Ks = np.asarray(Ks, dtype=np.float64)
+        prop4 = np.min([np.asarray(sst.smidas_prop4_bound(K, T, rho, w1, p_star, p, d)) - p_star for K in Ks],
+                       axis=0)
     return T, thm3, prop4
+
+
+def guarantee_iterations(eps, p_star, p0, rho, w1, p, d):
+    r"""(T3, T4): the iterations after which the two guarantees of :func:`guarantee_curves`, Theorem 3 case (14)
+    at Lemma 7's eta*(T) and Proposition 4 at its best K, reach E[P(w_o)] - P* <= ``eps``, as real numbers >= 1
+    (each guarantee falls continuously with T; the root is found to about 1e-13 in log10 T).
+
+    Below the accuracy P* both guarantees fall as 1/sqrt(T), with P* and P(0) in their constants, so T3/T4 grows as
+    eps falls and tends to P(0)/P*."""
+    from scipy.optimize import brentq
+
+    if not eps > 0:
+        raise ValueError(f"eps must be positive, got {eps}")
+
+    def solve(c):
+        def f(x):
+            return float(_lemma7_min(c, 10.0 ** x, rho, w1, p, d)[0]) - eps
+        lo, hi = 0.0, 6.0                    # T >= 1: the results are about at least one iteration
+        if f(lo) <= 0:
+            return 1.0
+        while f(hi) > 0:
+            hi += 6.0
+        return 10.0 ** brentq(f, lo, hi, xtol=1e-13, rtol=1e-13)
+
+    return solve(p0), solve(p_star)
 
 
 @lru_cache(maxsize=32)
@@ -860,6 +947,7 @@ def _guarantee_curves(p_star, p0, rho, w1, p, d):
     return guarantee_curves(p_star, p0, rho, w1, p, d)
 
 
+@_style.book_figure
 def prop4_figure(Ks=(0.1, 1.0, 4.0), lam=0.01, T=30_000, n_seeds=10, figsize=(8.0, 9.6), fig=None) -> Figure:
     """Proposition 4 as a Figure.  Top: E[P(w_o)] (mean and min-max band over seeds) for each K against its
     bound (1+K)P* + (1+K)^2/K * ab/T (dashed), with P* and P(0) marked.  Bottom: the guarantees alone, far beyond
