@@ -213,3 +213,17 @@ def test_the_bound_is_certified_or_not_used():
     assert dense._prefiltered(fooled, 1000.0) is None              # the sample's bound is above theta
     rng = np.random.default_rng(3)
     assert dense._prefiltered(np.abs(rng.standard_normal(_N)), 100.0).size < _N // 10
+
+
+@pytest.mark.parametrize("levels", [1, 3, 10])
+def test_pivot_on_tied_entries(levels):
+    """Entries tied at a few values (a pivot above theta removes all its copies at once): the pivot's theta is
+    the sort's, and the projection satisfies the optimality conditions, at every radius between two levels."""
+    rng = np.random.default_rng(levels)
+    v = rng.integers(1, levels + 1, 60_000).astype(np.float64) * rng.choice([-1.0, 1.0], 60_000)
+    u = np.abs(v)
+    for z in (0.5, u.sum() / 3, u.sum() - 0.5, float(np.sum(u == u.max())) * 0.7):
+        t_pivot = l1_ball_threshold(v, z, "pivot", seed=3)
+        t_sort = l1_ball_threshold(v, z, "sort")
+        assert t_pivot == pytest.approx(t_sort, rel=1e-12, abs=1e-12)
+        check_ball_kkt(v, project_l1_ball(v, z, "pivot", seed=3), z, t_pivot)

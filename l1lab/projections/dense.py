@@ -83,7 +83,8 @@ def _threshold_sort(u, z):
 @njit(cache=True)
 def _threshold_pivot(u, z, seed, absolute=False):
     """Figure 2: expected linear time.  Works on a copy (of |u| with ``absolute``), partitioned in place around
-    random pivots."""
+    random pivots; a pivot found above theta removes all its copies from the candidates (the paper removes one:
+    the same theta, but quadratic time on tied entries)."""
     np.random.seed(seed)
     work = np.abs(u) if absolute else u.copy()
     lo, hi = 0, work.shape[0]  # the candidate set U = work[lo:hi]
@@ -109,13 +110,18 @@ def _threshold_pivot(u, z, seed, absolute=False):
             rho += drho
             lo = g
         else:
-            # the pivot is not the smallest support entry: continue with G minus one copy of the pivot
+            # theta >= pivot, so no entry equal to the pivot is in the support: continue with the entries of G
+            # above it.  The paper removes the pivot k alone (U <- G minus {k}); removing every copy gives the same
+            # theta and keeps the expected time linear when entries are tied (with one copy per round, n equal
+            # entries would take n rounds)
+            h = lo
             for i in range(lo, g):
-                if work[i] == pivot:
-                    work[i] = work[g - 1]
-                    work[g - 1] = pivot
-                    break
-            hi = g - 1
+                x = work[i]
+                if x > pivot:
+                    work[i] = work[h]
+                    work[h] = x
+                    h += 1
+            hi = h
     if rho == 0:  # only when z is below rounding of the largest entry: the support is {argmax}
         return work.max() - z
     return (s - z) / rho
