@@ -114,3 +114,33 @@ def test_the_pacing_plan_covers_every_lecture():
     for f in _toc_files():
         if f.startswith("chapters/"):
             assert f"{{doc}}`{f}`" in plan, f"{f} is not in the pacing plan"
+
+
+def test_every_exercise_says_what_it_is():
+    """Each exercise of a lecture states its kind, difficulty (1-3) and expected time on its own line, which the
+    instructors' table reads."""
+    from l1lab.book import roadmap
+
+    missing = [f"{lec.page}: {ex['title']!r}" for lec in roadmap.LECTURES
+               for ex in roadmap.exercises(ROOT, lec.page) if ex["kind"] is None]
+    assert not missing, "exercises without '*Practice · difficulty N · about M minutes*':\n  " + "\n  ".join(missing)
+    assert sum(len(roadmap.exercises(ROOT, lec.page)) for lec in roadmap.LECTURES) >= 2 * len(roadmap.LECTURES)
+
+
+def test_the_questions_of_the_pages_are_read_from_their_code(tmp_path):
+    """roadmap.questions reads a lecture's quiz calls without running them (the instructors' list)."""
+    import json
+
+    from l1lab.book import roadmap
+
+    src = ('from l1lab.book.quiz import Choice, Numeric, show\n'
+           'show("x", "t", [Numeric("steps", f"How many at {eps}?", T, "why", source="x-T"),\n'
+           '                Choice("order", "Which order?", [("a", True, "w"), ("b", False, "w")], player="x-p")])')
+    nb = {"cells": [{"cell_type": "markdown", "source": ["# X"], "metadata": {}},
+                    {"cell_type": "code", "source": [src], "metadata": {}, "outputs": [], "execution_count": None}],
+          "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    (tmp_path / "chapters").mkdir()
+    (tmp_path / "chapters" / "x.ipynb").write_text(json.dumps(nb))
+    qs = roadmap.questions(tmp_path, "chapters/x")
+    assert qs == [{"name": "steps", "kind": "numeric", "prompt": "How many at {...}?", "source": "x-T", "player": None},
+                  {"name": "order", "kind": "choice", "prompt": "Which order?", "source": None, "player": "x-p"}]

@@ -95,12 +95,16 @@ def test_style_problems_finds_dashed_measurements_reused_colours_and_twin_entrie
     ax1.plot([1, 2], color="0.45", ls=":", label="plotting floor")
     ax1.plot([1, 2], color="k", ls="-.", label="slope −1 guide")
     ax2.plot([1, 2], "o", color="C3", label="SMIDAS at the design points")      # markers only: allowed
+    ax2.plot([1, 2], color="C7", label="SGD: mean over 5 seeds")
+    ax2.plot([1, 2], **style.FLOOR, label="values below 1e-12 drawn at the floor")  # the floor's grey beside SGD's
     assert style.style_problems(fig) == []
+    ax2.plot([1, 2], color="0.45", ls="-", label="median of the runs' step")   # the grey, solid: SGD's colour
     ax2.plot([1, 2], color=style.shade("TruncGrad", 0.3), ls="--", label="TruncGrad, λ = 1e-2")  # measured, dashed
     ax2.plot([1, 2], color="C3", label="median of the runs' sparsity")  # SMIDAS's red, given to something else
     ax1.plot([1, 2], color="k", ls="-.", label="slope −1/2 guide")      # looks like the slope −1 guide
     probs = style.style_problems(fig)
-    assert len(probs) == 3, probs
+    assert len(probs) == 4, probs
+    assert any("median of the runs' step" in p and "SGD's colour" in p for p in probs)
     assert any("TruncGrad, λ = 1e-2" in p and "measured curve drawn '--'" in p for p in probs)
     assert any("median of the runs' sparsity" in p and "SMIDAS's colour" in p for p in probs)
     assert any("slope −1/2 guide" in p and "two legend entries that look the same" in p for p in probs)

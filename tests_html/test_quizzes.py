@@ -122,6 +122,11 @@ def test_every_question_answers_back(page, browser, built_pages):
     ctx, pg, errors, blocked = _open(browser, (HTML / f"{page}.html").as_uri())
     try:
         problems = [p for quiz in quizzes_of(page) for p in answer_all(pg, quiz)]
+        # a "predict, then move the player" item links to a player of the same page
+        for quiz in quizzes_of(page):
+            for q in quiz["questions"]:
+                if q.get("player") and pg.locator(f"#l1lab-player-{q['player']}").count() != 1:
+                    problems.append(f"{q['name']}: no player {q['player']!r} on the page")
     finally:
         ctx.close()
     assert not blocked, f"{page}: requests leaving the build: {blocked[:3]}"

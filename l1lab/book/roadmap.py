@@ -135,6 +135,63 @@ def exercises_markdown(root, lectures=LECTURES) -> str:
     return "\n".join(rows)
 
 
+def questions(root, page) -> list[dict]:
+    """The in-page questions of a lecture (:mod:`l1lab.book.quiz`), read from its code cells without running them:
+    each ``Numeric(...)`` or ``Choice(...)`` call's name, kind, prompt (a string or f-string literal; an f-string's
+    fields are shown as ``{...}``), the glue key of a numeric answer (``source``) and the player it asks the reader
+    to move."""
+    import ast
+
+    nb = json.loads((Path(root) / f"{page}.ipynb").read_text(encoding="utf-8"))
+    out = []
+    for cell in nb["cells"]:
+        src = "".join(cell["source"])
+        if cell["cell_type"] != "code" or "Numeric(" not in src and "Choice(" not in src:
+            continue
+        tree = ast.parse("\n".join(line for line in src.splitlines() if not line.lstrip().startswith(("%", "!"))))
+        for node in ast.walk(tree):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                    and node.func.id in ("Numeric", "Choice") and len(node.args) >= 2):
+                continue
+            kw = {k.arg: k.value for k in node.keywords}
+            out.append({"name": _literal(node.args[0]), "kind": node.func.id.lower(),
+                        "prompt": _literal(node.args[1]),
+                        "source": _literal(kw["source"]) if "source" in kw else None,
+                        "player": _literal(kw["player"]) if "player" in kw else None})
+    return out
+
+
+def _literal(node) -> str:
+    import ast
+
+    if isinstance(node, ast.Constant):
+        return str(node.value)
+    if isinstance(node, ast.JoinedStr):
+        return "".join(str(v.value) if isinstance(v, ast.Constant) else "{...}" for v in node.values)
+    return ast.unparse(node)
+
+
+def questions_markdown(root, lectures=LECTURES) -> str:
+    """Every lecture's in-page questions, as markdown: a numbered list per lecture with each question's kind (a
+    numeric answer names the value it is checked against; a "predict, then move" item names its player)."""
+    out = []
+    for lec in lectures:
+        qs = questions(root, lec.page)
+        if not qs:
+            continue
+        out.append(f"**{{doc}}`/{lec.page}`** ({len(qs)} questions)\n")
+        for i, q in enumerate(qs, 1):
+            what = "number" if q["kind"] == "numeric" else "choice"
+            if q["source"]:
+                what += f", the page's value `{q['source']}`"
+            if q["player"]:
+                what += f", then move the player `{q['player']}`"
+            prompt = q["prompt"].replace("\n", " ")
+            out.append(f"{i}. {prompt} *({what})*")
+        out.append("")
+    return "\n".join(out)
+
+
 def objectives_markdown(root, lectures=LECTURES) -> str:
     """Every lecture's title (a link) and its learning objectives, as markdown."""
     out = []

@@ -123,7 +123,7 @@ def style_problems(fig) -> list[str]:
       median, that does not also name a theorem, bound or rate;
     * an algorithm's colour given to something else: a labelled line in the colour of an algorithm that another
       line of the same figure names, which neither names that algorithm nor is theory (a bound may take its
-      algorithm's colour);
+      algorithm's colour; the plotting floor, :data:`FLOOR`, keeps its grey beside SGD's);
     * two legend entries of one axes with different labels that look the same (colour, line style, marker and
       width): a reader cannot tell them apart.
     """
@@ -150,7 +150,8 @@ def style_problems(fig) -> list[str]:
             if measured and _is_line(line) and not _is_solid(line):
                 problems.append(f"{label!r}: a measured curve drawn {line.get_linestyle()!r} (the book draws "
                                 f"measured curves solid, theory dashed)")
-            if name is None and not theory:
+            floor = to_hex(line.get_color()) == to_hex(FLOOR["color"]) and line.get_linestyle() == FLOOR["ls"]
+            if name is None and not theory and not floor:     # the floor's grey is the book's, not SGD's
                 for other, color in named.items():
                     if _is_shade(line.get_color(), color):
                         problems.append(f"{label!r}: drawn in {other}'s colour {to_hex(color)}, which this figure "
