@@ -101,7 +101,11 @@ def test_the_roadmap_lists_the_lectures_of_the_table_of_contents():
     for lec in roadmap.LECTURES:
         assert set(lec.needs) <= seen, f"{lec.page} needs a later lecture: {set(lec.needs) - seen}"
         assert len(roadmap.objectives(ROOT, lec.page)) >= 3, f"{lec.page}: no 'You will learn' list of 3+ points"
-        assert 15 <= (roadmap.reading_minutes(ROOT, lec.page) or 0) <= 35, f"{lec.page}: no reading time of 15-35 min"
+        name = lec.page.split("/")[-1]
+        text = (ROOT / f"{lec.page}.ipynb").read_text(encoding="utf-8")
+        assert f"Reading time** about {{glue:text}}`{name}-reading-minutes` minutes" in text \
+            and f'glue_reading_time(\\"{lec.page}\\")' in text, \
+            f"{lec.page}: the reading time is not the one computed from the page (l1lab.book.reading)"
         seen.add(lec.page)
     places = [lec.place for lec in roadmap.LECTURES]
     assert len(set(places)) == len(places), "two lectures at one place of the roadmap"

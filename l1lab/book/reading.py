@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 __all__ = ["CODE_LINES_PER_MINUTE", "DISPLAY_MATH_MINUTES", "FIGURE_MINUTES", "INLINE_MATH_WORDS", "ReadingTime",
-           "WORDS_PER_MINUTE", "reading_time"]
+           "WORDS_PER_MINUTE", "glue_reading_time", "reading_time"]
 
 WORDS_PER_MINUTE = 110
 INLINE_MATH_WORDS = 3
@@ -111,3 +111,29 @@ def reading_time(root, page) -> ReadingTime:
     return ReadingTime(words, words / WORDS_PER_MINUTE, display, display * DISPLAY_MATH_MINUTES, code,
                        code / CODE_LINES_PER_MINUTE, figures, players, FIGURE_MINUTES * (figures + players),
                        exercises, exercise_minutes)
+
+
+def _book_root(page) -> Path | None:
+    """The book's root folder seen from a running lecture: the working directory (a lecture runs in ``chapters/``
+    when the book is built or tested) or one of its parents, the first that holds ``page``'s notebook."""
+    here = Path.cwd().resolve()
+    for root in (here, *here.parents):
+        if (root / f"{page}.ipynb").is_file():
+            return root
+    return None
+
+
+def glue_reading_time(page) -> ReadingTime | None:
+    """In a lecture: compute its reading time from its own notebook and glue ``<name>-reading-minutes`` (the
+    total) and ``<name>-exercise-minutes`` (the exercises' stated times), which the lecture's "In this lecture" box
+    shows.  Returns ``None`` (and glues nothing) where the notebook is not found (a copy run on its own, on Colab)."""
+    from .notebook import glue
+
+    root = _book_root(page)
+    if root is None:
+        return None
+    r = reading_time(root, page)
+    name = Path(page).name
+    glue(f"{name}-reading-minutes", r.minutes, display=False)
+    glue(f"{name}-exercise-minutes", r.exercise_minutes, display=False)
+    return r

@@ -59,6 +59,7 @@ LECTURES = (
     Lecture("chapters/radar", "RADAR", ANW, ("chapters/smidas", "chapters/projections"), (3, 4)),
     Lecture("chapters/radar_theory", "What RADAR\nguarantees", ANW, ("chapters/radar",), (4, 4)),
     Lecture("chapters/radar_const", "Constant\nepochs", ANW, ("chapters/radar_theory",), (5, 4)),
+    Lecture("chapters/tools", "Tools from\nconvex analysis\nand probability", "", (), (5, 6)),
     Lecture("chapters/estimators", "l1lab from\nscikit-learn", "", ("chapters/scd",), (2, 1)),
 )
 
@@ -77,10 +78,12 @@ def lecture_title(root, page) -> str:
     return m.group(1).strip() if m else page
 
 
-def reading_minutes(root, page) -> int | None:
-    """The reading time the lecture states in its "In this lecture" box ("Reading time: about 30 minutes")."""
-    m = re.search(r"Reading time\W*(?:about\s*)?(\d+)\s*min", _markdown(root, page))
-    return int(m.group(1)) if m else None
+def reading_minutes(root, page) -> int:
+    """The lecture's reading time in minutes, computed from its page (:func:`l1lab.book.reading.reading_time`), the
+    number its "In this lecture" box shows."""
+    from .reading import reading_time
+
+    return reading_time(root, page).minutes
 
 
 def objectives(root, page) -> list[str]:
