@@ -760,6 +760,8 @@ ALLOWED = {
     "radar": {
         "B: radius": "the sentence that says what $B$ means elsewhere in the book, as notation.md asks",
         "\\theta: query point": "the point at which RADAR queries a gradient is its primal parameter $\\theta$",
+        "\\beta: smoothness": "the sentence that says what $\\beta$ means in other chapters (RDA's weight here, "
+                              "listed in notation.md's reuse table), as notation.md asks",
         "\\bar{\\theta} & \\bar{g}: average": "averages of two different things: an epoch's iterates "
                                               "($\\bar\\theta_{i+1}$, the next centre) and the stochastic gradients",
     },

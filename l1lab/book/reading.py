@@ -72,7 +72,7 @@ def _code_shown(cell) -> int:
     return sum(1 for line in src.splitlines() if line.strip() and not line.lstrip().startswith("#"))
 
 
-def _is_figure(cell) -> bool:
+def _has_figure_caption(cell) -> bool:
     return "figure" in cell.get("metadata", {}).get("mystnb", {})
 
 
@@ -106,8 +106,8 @@ def reading_time(root, page) -> ReadingTime:
             words += len(re.findall(r"[\w’'-]+", text)) + INLINE_MATH_WORDS * n_inline
         elif cell["cell_type"] == "code":
             code += _code_shown(cell)
-            figures += _is_figure(cell)
-            players += _is_player(cell) and not _is_figure(cell)
+            figures += _has_figure_caption(cell)
+            players += _is_player(cell) and not _has_figure_caption(cell)
     return ReadingTime(words, words / WORDS_PER_MINUTE, display, display * DISPLAY_MATH_MINUTES, code,
                        code / CODE_LINES_PER_MINUTE, figures, players, FIGURE_MINUTES * (figures + players),
                        exercises, exercise_minutes)
