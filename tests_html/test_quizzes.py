@@ -62,12 +62,15 @@ def answer_all(pg, quiz):
                     pg.keyboard.press("ArrowDown")        # the next option (arrow keys move and choose)
                 chosen = pg.evaluate(f"document.querySelector('#{fid} input[type=radio]:checked').value")
                 why = pg.evaluate(f"document.querySelectorAll('#{fid} template.l1lab-quiz-why')[{i}].content"
-                                  ".textContent.trim().slice(0, 30)")
+                                  ".textContent.trim()")
+                # the explanation's text before its first formula (MathJax renders formulas into other characters)
+                why = re.split(r"\\[(\[]", why)[0].strip()
                 pg.keyboard.press("Tab")                  # to the Check button
                 pg.keyboard.press("Enter")
                 text = fb.inner_text()
                 verdict = "Right." if i == q["right"] else "Not this one."
-                if chosen != str(i) or not text.startswith(verdict) or why[:20] not in text:
+                explained = why[:20] in text if why else len(text) > len(verdict) + 1
+                if chosen != str(i) or not text.startswith(verdict) or not explained:
                     problems.append(f"{fid}: option {i} (chosen {chosen}), feedback {text[:80]!r}, "
                                     f"expected {verdict!r} and its explanation")
                 radios.nth(i).focus()

@@ -127,13 +127,28 @@ def exercises(root, page) -> list[dict]:
     return out
 
 
+_TEX_WORDS = {"lambda": "λ", "max": "max", "varepsilon": "ε", "epsilon": "ε", "omega": "ω", "ell": "ℓ", "eta": "η",
+              "theta": "θ", "sigma": "σ", "rho": "ρ", "beta": "β", "kappa": "κ", "log": "log", "infty": "∞",
+              "min": "min", "psi": "ψ", "Psi": "Ψ", "delta": "δ", "gamma": "γ", "tau": "τ", "mu": "μ"}
+
+
+def _plain(title) -> str:
+    """A title's inline formulas as plain text (``$\\lambda_{\\max}$`` -> ``λ_max``), for a link's text."""
+    def text(m):
+        tex = re.sub(r"\\([A-Za-z]+)", lambda c: _TEX_WORDS.get(c.group(1), c.group(1)), m.group(1))
+        return re.sub(r"[{}\\]", "", tex)
+    return re.sub(r"\$([^$]*)\$", text, title).replace("<", "‹").replace(">", "›").replace("`", "")
+
+
 def exercises_markdown(root, lectures=LECTURES) -> str:
     """A markdown table of every exercise of the lectures: lecture, title, practice or graded, difficulty, time."""
-    rows = ["| lecture | exercise | title | kind | difficulty | minutes |", "|---|---|---|---|---|---|"]
+    rows = ["| lecture | exercise | kind | difficulty | minutes |", "|---|---|---|---|---|"]
     for lec in lectures:
         for ex in exercises(root, lec.page):
-            ref = f"{{ref}}`{ex['label']}`" if ex["label"] else ""
-            rows.append(f"| {{doc}}`/{lec.page}` | {ref} | {ex['title']} | {ex['kind'] or '?'} | "
+            # the link's text is the exercise's title, its formulas as plain text (a reference's text cannot hold
+            # math, and a bare reference can render as the kind alone)
+            title = f"{{ref}}`{_plain(ex['title'])} <{ex['label']}>`" if ex["label"] else ex["title"]
+            rows.append(f"| {{doc}}`/{lec.page}` | {title} | {ex['kind'] or '?'} | "
                         f"{ex['difficulty'] or '?'} | {ex['minutes'] or '?'} |")
     return "\n".join(rows)
 
