@@ -25,7 +25,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-__all__ = ["Assignment", "Question", "Task", "compare_answer", "seed_of", "to_json"]
+__all__ = ["Assignment", "Question", "Task", "cached", "compare_answer", "seed_of", "to_json"]
 
 
 def seed_of(identifier: str, assignment: str) -> int:
@@ -267,3 +267,14 @@ class Task:
         mark = "✔" if why is None else "✘"
         unit = "point" if q.points == 1 else "points"
         print(f"{mark} {q.name} ({q.points} {unit}): {q.title}" + ("" if why is None else f" -- {why}"))
+
+
+def cached(v, key, compute):
+    """``compute()`` once per variant ``v`` (the checks ask for an expected answer several times), with one BLAS
+    thread (the expected answers are small; several threads on a busy machine only slow them down)."""
+    cache = v.setdefault("_cache", {})
+    if key not in cache:
+        from threadpoolctl import threadpool_limits
+        with threadpool_limits(limits=1, user_api="blas"):
+            cache[key] = compute()
+    return cache[key]

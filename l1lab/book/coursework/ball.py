@@ -15,18 +15,10 @@ import math
 
 import numpy as np
 
-from ._core import Assignment, Question
+from ._core import Assignment, Question, cached as _cached
 from .coordinate import _data, _round
 
 __all__ = ["ASSIGNMENTS", "EXPONENTIATED", "EXPONENTIATED_SCALING", "PROJECTIONS", "PROJECTIONS_SPARSE"]
-
-
-def _cached(v, key, compute):
-    """``compute()`` once per variant (the checks ask for an expected answer several times)."""
-    cache = v.setdefault("_cache", {})
-    if key not in cache:
-        cache[key] = compute()
-    return cache[key]
 
 
 # ------------------------------------------------------------------------------------------- lecture 8

@@ -17,21 +17,10 @@ import math
 
 import numpy as np
 
-from ._core import Assignment, Question
+from ._core import Assignment, Question, cached as _cached
 from .coordinate import _data, _round
 
 __all__ = ["ASSIGNMENTS", "PGS", "PGS_MORE_DATA", "RADAR", "RADAR_CONST", "RADAR_THEORY"]
-
-
-def _cached(v, key, compute):
-    """``compute()`` once per variant (the checks ask for an expected answer several times), with one BLAS thread
-    (the expected answers are small; several threads on a busy machine only slow them down)."""
-    cache = v.setdefault("_cache", {})
-    if key not in cache:
-        from threadpoolctl import threadpool_limits
-        with threadpool_limits(limits=1, user_api="blas"):
-            cache[key] = compute()
-    return cache[key]
 
 
 def _distinct_batches(rng, m, k, T):
