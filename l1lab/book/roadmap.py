@@ -7,6 +7,7 @@ prerequisite comes earlier in the book.
 """
 from __future__ import annotations
 
+import ast
 import json
 import re
 from dataclasses import dataclass
@@ -158,8 +159,6 @@ def questions(root, page) -> list[dict]:
     each ``Numeric(...)`` or ``Choice(...)`` call's name, kind, prompt (a string or f-string literal; an f-string's
     fields are shown as ``{...}``), the glue key of a numeric answer (``source``) and the player it asks the reader
     to move."""
-    import ast
-
     nb = json.loads((Path(root) / f"{page}.ipynb").read_text(encoding="utf-8"))
     out = []
     for cell in nb["cells"]:
@@ -180,8 +179,6 @@ def questions(root, page) -> list[dict]:
 
 
 def _literal(node) -> str:
-    import ast
-
     if isinstance(node, ast.Constant):
         return str(node.value)
     if isinstance(node, ast.JoinedStr):

@@ -15,7 +15,8 @@ import math
 
 import numpy as np
 
-from ._core import Assignment, Question, cached as _cached
+from ._core import Assignment, Question
+from ._core import cached as _cached
 from .coordinate import _data, _round
 
 __all__ = ["ASSIGNMENTS", "EXPONENTIATED", "EXPONENTIATED_SCALING", "PROJECTIONS", "PROJECTIONS_SPARSE"]

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import nbformat
 
+from ..exercises._framework import PLACEHOLDER  # the same placeholder as the practice notebooks
+
 __all__ = ["PLACEHOLDER", "student_notebook"]
 
-PLACEHOLDER = 'raise NotImplementedError("your code here")'
 DIFFICULTY = {1: "apply the lecture's method", 2: "a step further", 3: "a new case"}
 
 

@@ -17,7 +17,8 @@ import math
 
 import numpy as np
 
-from ._core import Assignment, Question, cached as _cached
+from ._core import Assignment, Question
+from ._core import cached as _cached
 from .coordinate import _data, _round
 
 __all__ = ["ASSIGNMENTS", "PGS", "PGS_MORE_DATA", "RADAR", "RADAR_CONST", "RADAR_THEORY"]
