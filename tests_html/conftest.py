@@ -16,6 +16,23 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 HTML = ROOT / "_build" / "html"
+CACHE = ROOT / "_build" / ".jupyter_cache"
+
+
+def executed(path):
+    """The notebook ``path`` as the build executed it: its current code with the outputs of MyST-NB's execution
+    cache (``_build/.jupyter_cache``); fails when the cache holds no execution of that code."""
+    import nbformat
+    from jupyter_cache import get_cache
+
+    if not CACHE.exists():
+        pytest.fail(f"no execution cache in {CACHE}: run the README's build command first")
+    nb = nbformat.read(path, as_version=4)
+    try:
+        _, merged = get_cache(str(CACHE)).merge_match_into_notebook(nb)
+    except KeyError:
+        pytest.fail(f"{path.name}: no execution of its current code in {CACHE}: run the README's build command")
+    return merged
 
 
 def _run(cmd, **kw):

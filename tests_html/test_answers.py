@@ -20,9 +20,8 @@ import re
 
 import nbformat
 import pytest
-from conftest import ROOT
+from conftest import ROOT, executed
 
-CACHE = ROOT / "_build" / ".jupyter_cache"
 LECTURES = sorted((ROOT / "chapters").glob("*.ipynb"))
 
 #: (lecture, glue key) -> why the value may appear between its Question and the player
@@ -172,22 +171,9 @@ def answer_leaks(nb):
     return leaks
 
 
-def _executed(path):
-    from jupyter_cache import get_cache
-
-    nb = nbformat.read(path, as_version=4)
-    try:
-        _, merged = get_cache(str(CACHE)).merge_match_into_notebook(nb)
-    except KeyError:
-        pytest.fail(f"{path.name}: no execution of its current code in {CACHE}: run the README's build command")
-    return merged
-
-
 @pytest.mark.parametrize("path", LECTURES, ids=lambda p: p.stem)
 def test_no_answer_is_shown_before_its_question_is_answered(path):
-    if not CACHE.exists():
-        pytest.fail(f"no execution cache in {CACHE}: run the README's build command first")
-    leaks = [(k, s, w) for k, s, w in answer_leaks(_executed(path))
+    leaks = [(k, s, w) for k, s, w in answer_leaks(executed(path))
              if (path.stem, k) not in ALLOWED and (path.stem, k) not in ALLOWED_TIMED]
     assert not leaks, f"{path.stem}: an Answer's value shown before its player: " + json.dumps(leaks, indent=1,
                                                                                              ensure_ascii=False)
@@ -199,10 +185,10 @@ def test_allowed_coincidences_still_occur():
         return
     stale = []
     for stem in {s for s, _ in ALLOWED}:
-        found = {k for k, _, _ in answer_leaks(_executed(ROOT / "chapters" / f"{stem}.ipynb"))}
+        found = {k for k, _, _ in answer_leaks(executed(ROOT / "chapters" / f"{stem}.ipynb"))}
         stale += [(stem, k) for s, k in ALLOWED if s == stem and k not in found]
     assert not stale, f"ALLOWED entries that no longer occur: {stale}"
-    gone = [(s, k) for s, k in ALLOWED_TIMED if k not in _glued(_executed(ROOT / "chapters" / f"{s}.ipynb"))]
+    gone = [(s, k) for s, k in ALLOWED_TIMED if k not in _glued(executed(ROOT / "chapters" / f"{s}.ipynb"))]
     assert not gone, f"ALLOWED_TIMED entries no longer glued: {gone}"
 
 

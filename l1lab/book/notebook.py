@@ -15,7 +15,7 @@ reader's check of the book reads it to verify that no figure gives away an answe
 """
 from __future__ import annotations
 
-__all__ = ["GLUED", "figure_summary", "glue", "register_figure_display"]
+__all__ = ["GLUED", "PROBLEMS_MARK", "figure_summary", "glue", "register_figure_display"]
 
 #: the values glued in this kernel when MyST-NB is not installed (name -> value)
 GLUED: dict = {}
@@ -35,14 +35,24 @@ def glue(name: str, variable, display: bool = True):
     return myst_glue(name, variable, display=display)
 
 
-def figure_summary(fig) -> str:
-    """The plain-text form of a book figure: ``<figure by MODULE.FUNCTION: text | text | ...>``, its texts as
-    :func:`l1lab.book.style.figure_texts` reads them (no tick labels)."""
-    from .style import figure_texts
+#: what :func:`figure_summary` writes before the problems of a figure drawn by code on a page
+PROBLEMS_MARK = " || breaks the book's figure rules: "
 
-    who = getattr(fig, "l1lab_figure", None) or "matplotlib"
+
+def figure_summary(fig) -> str:
+    """The plain-text form of a figure: ``<figure by MODULE.FUNCTION: text | text | ...>``, its texts as
+    :func:`l1lab.book.style.figure_texts` reads them (no tick labels).  A figure that no figure function of the
+    book drew (``<figure by matplotlib: ...>``: short plotting code on a page) is checked here, where it is shown,
+    as :func:`l1lab.book.style.book_figure` checks the book's own: what breaks the book's conventions or is hard
+    to read (:func:`l1lab.book.style.page_problems`) is written after :data:`PROBLEMS_MARK`, which the reader's
+    check of the built book looks for in every page."""
+    from .style import figure_texts, page_problems
+
+    who = getattr(fig, "l1lab_figure", None)
     texts = " | ".join(" ".join(t.split()) for t in figure_texts(fig))
-    return f"<figure by {who}: {texts}>"
+    problems = [] if who else page_problems(fig)
+    tail = PROBLEMS_MARK + "; ".join(problems) if problems else ""
+    return f"<figure by {who or 'matplotlib'}: {texts}{tail}>"
 
 
 def register_figure_display(shell=None) -> bool:

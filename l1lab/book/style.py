@@ -19,8 +19,9 @@ import re
 import numpy as np
 from matplotlib.colors import to_hex, to_rgb
 
-__all__ = ["ALGORITHM_COLORS", "BAND_ALPHA", "BOUND", "EXCEPTION_TEXT", "FLOOR", "MEAN_LW", "algorithm_color",
-           "FigureStyleError", "book_figure", "figure_texts", "shade", "style_problems"]
+__all__ = ["ALGORITHM_COLORS", "BAND_ALPHA", "BOUND", "EXCEPTION_TEXT", "FLOOR", "MEAN_LW", "MIN_PT", "PAGE_WIDTH_IN",
+           "algorithm_color", "FigureStyleError", "book_figure", "figure_texts", "page_problems", "readability_problems",
+           "shade", "style_problems"]
 
 #: the colour of each algorithm of the book, in every chapter
 ALGORITHM_COLORS = {
@@ -40,6 +41,10 @@ ALGORITHM_COLORS = {
 BOUND = dict(color="k", ls="--", lw=1.5)
 #: the plotting floor under which values are drawn (see ``l1lab.book.plotting``)
 FLOOR = dict(color="0.45", ls=":", lw=1)
+#: the page's width (inches): a figure is read at this width, so it may be no wider
+PAGE_WIDTH_IN = 8.0
+#: the smallest size (points) of a visible text of a figure (ticks, labels, legends, titles) read at the page's width
+MIN_PT = 9.0
 #: line width of a mean over seeds, and the opacity of its min-max band
 MEAN_LW = 2.0
 BAND_ALPHA = 0.2
@@ -196,6 +201,32 @@ def figure_texts(fig) -> list[str]:
             for t in legend.get_texts():
                 keep(t)
     return texts
+
+
+def readability_problems(fig) -> list[str]:
+    """What makes ``fig`` hard to read at the page's width: wider than :data:`PAGE_WIDTH_IN`, or a visible text
+    (tick labels included: the figure is drawn to find them) smaller than :data:`MIN_PT`."""
+    import matplotlib.text
+
+    problems = []
+    width = fig.get_size_inches()[0]
+    if width > PAGE_WIDTH_IN + 1e-9:
+        problems.append(f"{width:.1f} in wide, more than the page's {PAGE_WIDTH_IN:g} in")
+    fig.canvas.draw()                     # the tick labels exist once drawn
+    small = [(t.get_text()[:40], t.get_fontsize()) for t in fig.findobj(matplotlib.text.Text)
+             if t.get_visible() and t.get_text().strip() and t.get_fontsize() < MIN_PT]
+    if small:
+        problems.append(f"text below {MIN_PT:g} pt: {small[:5]}")
+    return problems
+
+
+def page_problems(fig) -> list[str]:
+    """Everything :func:`book_figure` refuses in a figure, and what makes it hard to read at the page's width: the
+    check of a figure drawn by code on a page (a lecture's own short plotting code), which no figure function of the
+    book layer checks.  Empty if none."""
+    return (style_problems(fig) + [f"the figure shows exception text: {t!r}" for t in figure_texts(fig)
+                                   if EXCEPTION_TEXT.search(t)]
+            + readability_problems(fig))
 
 
 class FigureStyleError(ValueError):
