@@ -20,8 +20,8 @@ import numpy as np
 from matplotlib.colors import to_hex, to_rgb
 
 __all__ = ["ALGORITHM_COLORS", "BAND_ALPHA", "BOUND", "EXCEPTION_TEXT", "FLOOR", "MEAN_LW", "MIN_PT", "PAGE_WIDTH_IN",
-           "algorithm_color", "FigureStyleError", "book_figure", "figure_texts", "page_problems", "readability_problems",
-           "shade", "style_problems"]
+           "algorithm_color", "FigureStyleError", "book_figure", "figure_texts", "page_problems",
+           "readability_problems", "shade", "style_problems"]
 
 #: the colour of each algorithm of the book, in every chapter
 ALGORITHM_COLORS = {
