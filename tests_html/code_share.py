@@ -2,7 +2,8 @@
 their outputs, against its prose (everything else in the article, math included as its TeX source).
 
 Hidden code (a cell tagged ``hide-input``: behind a "Show code" button) and scripts are not counted; a collapsed
-dropdown of prose (an answer, a solution) is prose.  Runs of white space count as one character.
+dropdown of prose (an answer, a solution) is prose, and so are a figure's caption and the questions in the page
+(``l1lab-quiz``), although a code cell outputs them.  Runs of white space count as one character.
 """
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ _VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "me
 class _Share(HTMLParser):
     def __init__(self):
         super().__init__(convert_charrefs=True)
-        self.stack = []          # (tag, role) with role in {None, "article", "code", "output", "skip"}
+        self.stack = []          # (tag, role) with role in {None, "article", "code", "output", "prose", "skip"}
         self.counts = {"prose": [], "code": [], "printed": []}
 
     def _role(self, tag, attrs):
@@ -27,6 +28,8 @@ class _Share(HTMLParser):
             return "skip"
         if tag == "details" and re.search(r"\bhide\b", cls):
             return "skip"   # a hidden code input, behind its "Show code cell" button
+        if tag == "figcaption" or (tag == "div" and re.search(r"\bl1lab-quiz\b", cls)):
+            return "prose"
         if tag == "div" and "cell_input" in cls:
             return "code"
         if tag == "div" and "cell_output" in cls:
@@ -48,7 +51,8 @@ class _Share(HTMLParser):
         roles = [r for _, r in self.stack if r]
         if "article" not in roles or "skip" in roles:
             return
-        kind = "code" if "code" in roles else "printed" if "output" in roles else "prose"
+        inner = next((r for r in reversed(roles) if r in ("code", "output", "prose")), None)
+        kind = "code" if inner == "code" else "printed" if inner == "output" else "prose"
         self.counts[kind].append(data)
 
 

@@ -60,6 +60,8 @@ ALLOWED: dict = {
 ALLOWED_TIMED: dict = {
     ("projections_sparse", "projections_sparse-tree-growth"): "a timing ratio; when it rounds to '1' it coincides "
                                                              "with settings (k = 100), not with the growth",
+    ("pgs_more_data", "pgs_more_data-k-run-ratio"): "a ratio of running times; at 1.8 it coincides with the setting "
+                                                   "p = 1.8 in the figure's title, not with the ratio",
 }
 
 _GLUE_TEXT = re.compile(r"\{glue:text\}`([^`]+)`")

@@ -145,7 +145,8 @@ def test_every_lecture_has_questions(built_pages):
 
 @pytest.mark.parametrize("page", [p for p in LECTURES if quizzes_of(p)])
 def test_numeric_answers_are_the_glued_values(page, built_pages):
-    from test_answers import _executed, _glued
+    from conftest import executed as _executed
+    from test_answers import _glued
     glued = _glued(_executed(ROOT / f"{page}.ipynb"))
     wrong = []
     for quiz in quizzes_of(page):

@@ -60,6 +60,8 @@ LECTURES = (
     Lecture("chapters/radar", "RADAR", ANW, ("chapters/smidas", "chapters/projections"), (3, 4)),
     Lecture("chapters/radar_theory", "What RADAR\nguarantees", ANW, ("chapters/radar",), (4, 4)),
     Lecture("chapters/radar_const", "Constant\nepochs", ANW, ("chapters/radar_theory",), (5, 4)),
+    Lecture("chapters/family", "One family:\nmirror descent,\ndual averaging", "",
+            ("chapters/smidas_truncgrad", "chapters/exponentiated", "chapters/pgs", "chapters/radar_theory"), (5, 2)),
     Lecture("chapters/tools", "Tools from\nconvex analysis\nand probability", "", (), (5, 6)),
     Lecture("chapters/estimators", "l1lab from\nscikit-learn", "", ("chapters/scd",), (2, 1)),
 )

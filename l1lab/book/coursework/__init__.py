@@ -9,7 +9,7 @@ grading command.
 * :mod:`.runner` -- grading a folder of submissions, each in its own process with limits, into a gradebook CSV and
   a feedback file per student;
 * one module per lecture family with its assignments: :mod:`.coordinate` (lectures 1-4), :mod:`.sgd` (5-7),
-  :mod:`.ball` (8-11), :mod:`.regularizers` (12-16).
+  :mod:`.ball` (8-11), :mod:`.regularizers` (12-16), :mod:`.family` (17).
 
 ``python -m l1lab.book.coursework --help`` lists the commands (hand out, grade, list).  The reference package
 never imports this subpackage.
@@ -24,7 +24,7 @@ __all__ = ["ASSIGNMENT_MODULES", "Assignment", "Question", "Task", "assignment",
            "seed_of", "summary_markdown"]
 
 #: the modules that define assignments (each has ``ASSIGNMENTS``, a tuple of :class:`Assignment`)
-ASSIGNMENT_MODULES = ("coordinate", "sgd", "ball", "regularizers")
+ASSIGNMENT_MODULES = ("coordinate", "sgd", "ball", "regularizers", "family")
 
 
 def assignments() -> dict:

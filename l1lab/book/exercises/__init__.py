@@ -15,6 +15,7 @@ itself.  A chapter's checkers live in the module of that chapter's name; this pa
 from . import (  # noqa: E402
     experiments,
     exponentiated,
+    family,
     fast_cd,
     l1_problem,
     lower_bound,
@@ -43,6 +44,7 @@ from ._framework import (
 )
 from .experiments import *  # noqa: F401,F403
 from .exponentiated import *  # noqa: F401,F403
+from .family import *  # noqa: F401,F403
 from .fast_cd import *  # noqa: F401,F403
 from .l1_problem import *  # noqa: F401,F403
 from .lower_bound import *  # noqa: F401,F403
@@ -56,5 +58,5 @@ __all__ = ["ATOL", "ExerciseFailed", "PLACEHOLDER", "RTOL", "Report", "SOLUTION_
            "execute_notebook", "fmt", "main", "make_student_notebook", "small_problems", "student_source",
            "write_student_versions"]
 for _module in (l1_problem, scd, smidas, projections, exponentiated, lower_bound, experiments, radar, pgs,
-                fast_cd):
+                fast_cd, family):
     __all__ += _module.__all__
