@@ -107,8 +107,12 @@ def test_the_roadmap_lists_the_lectures_of_the_table_of_contents():
             and f'glue_reading_time(\\"{lec.page}\\")' in text, \
             f"{lec.page}: the reading time is not the one computed from the page (l1lab.book.reading)"
         seen.add(lec.page)
-    places = [lec.place for lec in roadmap.LECTURES]
+    places = [lec.place for lec in roadmap.LECTURES if lec.continues is None]
     assert len(set(places)) == len(places), "two lectures at one place of the roadmap"
+    pages = [lec.page for lec in roadmap.LECTURES]
+    for lec in roadmap.LECTURES:
+        if lec.continues:      # a second part comes right after its first and builds on it
+            assert lec.continues in lec.needs and pages.index(lec.page) == pages.index(lec.continues) + 1, lec.page
 
 
 def test_the_pacing_plan_covers_every_lecture():
@@ -128,7 +132,13 @@ def test_every_exercise_says_what_it_is():
     missing = [f"{lec.page}: {ex['title']!r}" for lec in roadmap.LECTURES
                for ex in roadmap.exercises(ROOT, lec.page) if ex["kind"] is None]
     assert not missing, "exercises without '*Practice · difficulty N · about M minutes*':\n  " + "\n  ".join(missing)
-    assert sum(len(roadmap.exercises(ROOT, lec.page)) for lec in roadmap.LECTURES) >= 2 * len(roadmap.LECTURES)
+    # every page has an exercise, and every topic (a lecture and the part that continues it) at least two
+    counts = {lec.page: len(roadmap.exercises(ROOT, lec.page)) for lec in roadmap.LECTURES}
+    assert not [p for p, n in counts.items() if n < 1], f"pages without an exercise: {counts}"
+    topics = {}
+    for lec in roadmap.LECTURES:
+        topics[lec.continues or lec.page] = topics.get(lec.continues or lec.page, 0) + counts[lec.page]
+    assert not {t: n for t, n in topics.items() if n < 2}, f"topics with fewer than two exercises: {topics}"
 
 
 def test_the_questions_of_the_pages_are_read_from_their_code(tmp_path):
@@ -148,3 +158,18 @@ def test_the_questions_of_the_pages_are_read_from_their_code(tmp_path):
     qs = roadmap.questions(tmp_path, "chapters/x")
     assert qs == [{"name": "steps", "kind": "numeric", "prompt": "How many at {...}?", "source": "x-T", "player": None},
                   {"name": "order", "kind": "choice", "prompt": "Which order?", "source": None, "player": "x-p"}]
+
+
+def test_figure_options_are_where_myst_nb_reads_them():
+    """A figure's caption, name and alt text are read from the cell's ``mystnb`` metadata (``mystnb.figure``,
+    ``mystnb.image``); the same keys at the top of the cell's metadata are silently ignored, and the page shows a
+    figure without them."""
+    import json
+
+    misplaced = []
+    for path in sorted((ROOT / "chapters").glob("*.ipynb")):
+        for k, cell in enumerate(json.loads(path.read_text(encoding="utf-8"))["cells"]):
+            keys = {"image", "figure"} & set(cell.get("metadata", {}))
+            if keys:
+                misplaced.append(f"{path.stem} cell {k}: {sorted(keys)}")
+    assert not misplaced, "figure options outside the cell's mystnb metadata: " + "; ".join(misplaced)

@@ -1,4 +1,4 @@
-"""The lesson cells of chapters/l1_problem.ipynb (the page's own numpy code) give l1lab's numbers:
+"""The lesson cells of chapters/l1_problem_optimality.ipynb (the page's own numpy code) give l1lab's numbers:
 soft-thresholding against l1lab.losses.soft_threshold, the objective against Problem.objective and lambda_max
 against Problem.lambda_max, over several seeds, two problem sizes and both losses, at a tight tolerance."""
 import numpy as np
@@ -9,7 +9,7 @@ from l1lab import Problem
 from l1lab.data import make_classification, make_regression
 from l1lab.losses import soft_threshold
 
-NAME = "l1_problem"
+NAME = "l1_problem_optimality"
 SEEDS = (0, 1, 2, 3)
 SIZES = ((30, 8), (200, 50))
 

@@ -63,11 +63,11 @@ def test_lesson_grad_r_star_is_l1labs(p):
 
 
 # ---------------------------------------------------------------------------------------------- the second lecture
-NS2 = lesson_namespace("pgs_more_data")
+NS2 = lesson_namespace("pgs_more_data_text")
 
 
 def test_the_second_lesson_is_plain_numpy():
-    for src in lesson_cells("pgs_more_data"):
+    for src in lesson_cells("pgs_more_data_text"):
         assert lesson_imports(src) <= {"numpy", "math"}
     assert {"pgs_last_iterate", "logistic_deriv"} <= set(NS2)
 

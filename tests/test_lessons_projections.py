@@ -3,7 +3,8 @@ seeds and two sizes, at a tight tolerance:
 
 * ``chapters/projections.ipynb``: the sort-based simplex and l1-ball projections (Figure 1 of Duchi et al. 2008 and
   the reduction (8)) against ``l1lab.projections``, on Gaussian vectors, vectors with ties and vectors with zeros;
-  the pivot threshold (Figure 2) and Condat's threshold against ``simplex_threshold``;
+* ``chapters/projections_linear.ipynb``: the pivot threshold (Figure 2) and Condat's threshold against
+  ``simplex_threshold``;
 * ``chapters/projections_sparse.ipynb``: the descent of Figure 3 on the keys of a sparse step against the threshold
   that ``SparseL1BallProjector.update`` applies (and the dense threshold), and stochastic projected subgradient
   against ``l1lab.solvers.projected_gradient`` for the same seed.
@@ -34,11 +35,16 @@ def dense():
 
 
 @pytest.fixture(scope="module")
+def linear():
+    return lesson_namespace("projections_linear")
+
+
+@pytest.fixture(scope="module")
 def sparse():
     return lesson_namespace("projections_sparse")
 
 
-@pytest.mark.parametrize("name", ["projections", "projections_sparse"])
+@pytest.mark.parametrize("name", ["projections", "projections_linear", "projections_sparse"])
 def test_lesson_cells_are_short_plain_numpy(name):
     cells = lesson_cells(name)
     assert len(cells) >= 2
@@ -76,15 +82,15 @@ def test_sort_projections_are_l1labs(dense, seed, n):
 
 @pytest.mark.parametrize("seed", SEEDS)
 @pytest.mark.parametrize("n", SIZES)
-def test_pivot_and_condat_thresholds_are_l1labs(dense, seed, n):
+def test_pivot_and_condat_thresholds_are_l1labs(linear, seed, n):
     rng = np.random.default_rng(seed)
     for v in _vectors(rng, n):
         scale = max(1.0, float(np.abs(v).max()))
         for u in (v, np.abs(v)):
             for z in _radii(rng, u)[:2]:
                 ref = simplex_threshold(u, z, method="pivot")
-                assert abs(dense["pivot_threshold"](u.copy(), z, np.random.default_rng(seed)) - ref) <= TOL * scale
-                assert abs(dense["condat_threshold"](u.copy(), z) - simplex_threshold(u, z, method="condat")) \
+                assert abs(linear["pivot_threshold"](u.copy(), z, np.random.default_rng(seed)) - ref) <= TOL * scale
+                assert abs(linear["condat_threshold"](u.copy(), z) - simplex_threshold(u, z, method="condat")) \
                     <= TOL * scale
                 assert abs(ref - simplex_threshold(u, z, method="sort")) <= TOL * scale
 

@@ -722,10 +722,10 @@ ALLOWED = {
         "m: column costs": "misread: in 'a column costs $m$', costs is the verb",
     },
     "exponentiated": {
-        "d: stray exponent": "quotes a misprint of the paper's copy (a stray exponent $d$), no meaning of $d$",
         "w: difference": "$w = w^+ - w^-$ writes the decision $w$ as a difference; no second meaning",
-        "L & c: cost": "the costs of online learning are the losses at the examples, "
-                       "$c^t(w) = L(\\langle w, x_t\\rangle, y_t)$: two symbols related by their definition",
+    },
+    "exponentiated_regret": {
+        "d: stray exponent": "quotes a misprint of the paper's copy (a stray exponent $d$), no meaning of $d$",
     },
     "exponentiated_scaling": {
         "c: single convex function": "the cost $c$ of online learning, here one function for every round ($c^t = c$)",
@@ -735,10 +735,8 @@ ALLOWED = {
         "\\Phi & \\Psi_{B}: potential": "two potentials of one proof, the weighted distance $\\Phi_t$ and the "
                                       "theorem's $\\Psi_B(0) = \\Phi_0 + P(0)$, named as in the proof of scd",
     },
-    "l1_problem": {
+    "l1_problem_optimality": {
         "\\lambda_{\\max}: threshold": "notation.md's 'the smallest $\\lambda$ with $w^\\star = 0$' is this threshold",
-        "j & w: coordinate": "'a coordinate $w_j$' and 'every coordinate $j$': the value and the index of one "
-                             "coordinate",
     },
     "lower_bound": {
         "X & \\xi: feature": "the features of two constructions, the lemma's $X_j$ and the finite-field proof's "
@@ -748,31 +746,40 @@ ALLOWED = {
         "x: = |x|^a\\operatorname{sgn}x": "defines the signed power $x^a$ of any number $x$, not an example",
     },
     "projections": {
+        "\\mu: level": "the sorted entries $\\mu_j$ are the cut levels of the threshold search: the same numbers",
+    },
+    "projections_linear": {
         "u: random pivot": "the pivot $u_r$ is an entry of $u = |v|$, the vector being projected: one meaning",
         "\\mu & u: entry": "$\\mu$ and $u$ are the entries of $v$ sorted and of $|v|$: two vectors",
         "z: length": "'an interval of length $z$' measures an interval by the radius $z$; no new meaning",
-        "\\mu: level": "the sorted entries $\\mu_j$ are the cut levels of the threshold search: the same numbers",
         "u: entry": "$u_i$ is an entry of $u = |v|$, the vector being projected (notation.md's reuse table)",
     },
-    "projections_sparse": {
+    "projections_sparse_experiments": {
         "z: = \\|w_\\lambda\\|_1": "the radius of the ℓ1 ball through $w_\\lambda$: the book's meaning of $z$",
     },
     "radar": {
         "B: radius": "the sentence that says what $B$ means elsewhere in the book, as notation.md asks",
         "\\theta: query point": "the point at which RADAR queries a gradient is its primal parameter $\\theta$",
-        "\\beta: smoothness": "the sentence that says what $\\beta$ means in other chapters (RDA's weight here, "
-                              "listed in notation.md's reuse table), as notation.md asks",
         "\\bar{\\theta} & \\bar{g}: average": "averages of two different things: an epoch's iterates "
                                               "($\\bar\\theta_{i+1}$, the next centre) and the stochastic gradients",
     },
+    "radar_epochs": {
+        "\\beta: smoothness": "the sentence that says what $\\beta$ means in other chapters (RDA's weight here, "
+                              "listed in notation.md's reuse table), as notation.md asks",
+    },
     "radar_theory": {
+        "L': curvature": "the curvature $L''(a)$ of the loss in the margin is its second derivative: the book's $L$",
+    },
+    "radar_theory_corollaries": {
         "L': curvature": "the curvature $L''(a)$ of the loss in the margin is its second derivative: the book's $L$",
         "\\delta: parameter": "the sentence that retires the paper's parameter $\\delta$ (replaced by $\\omega$) and "
                                "keeps $\\delta$ for a failure probability, as notation.md asks",
     },
     "scd": {
-        "T: smallest integer": "'the smallest integer $T$' is the number of iterations the question asks for",
         "\\eta: minimizer": "the step $\\eta_j$ is the minimizer of $h$: one object, two descriptions",
+    },
+    "scd_practice": {
+        "T: smallest integer": "'the smallest integer $T$' is the number of iterations the question asks for",
     },
     "smidas_truncgrad": {
         "w: number of truncations": "misread: in '(the number of truncations $w_j$ has received)', $w_j$ is the "
@@ -927,5 +934,5 @@ def test_notation_tables_are_read():
                       ("\\delta", "failure"), ("D", "dual"), ("\\eta", "step"), ("T", "iteration")):
         assert word in book.get(key, ""), (key, book.get(key))
     assert "noise" in reuse["radar"]["\\eta"] and "dimension" in reuse["projections_sparse"]["n"]
-    assert ("radar", "radar_theory", "radar_const") in families
+    assert ("radar", "radar_epochs", "radar_theory", "radar_theory_corollaries", "radar_const") in families
     assert all(page in page_definitions() for family in families for page in family)

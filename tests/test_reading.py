@@ -53,3 +53,22 @@ def test_a_longer_page_takes_longer(tmp_path):
     short = _nb(tmp_path, [_md("word " * 500)])
     long = _nb(tmp_path, [_md("word " * 5000)])
     assert short.minutes == 5 and long.minutes == 5 * math.ceil(5000 / 110 / 5)
+
+
+#: the longest reading a lecture may ask for, by the rule (DESIGN.md: a lecture reads in 40 minutes or less)
+MAX_MINUTES = 40.0
+#: lectures still longer, to be split: each must still be longer (the list only shrinks)
+NOT_YET_SPLIT: set = set()
+
+
+def test_every_lecture_reads_in_forty_minutes_or_less():
+    from pathlib import Path
+
+    from l1lab.book.roadmap import LECTURES
+
+    root = Path(__file__).resolve().parents[1]
+    minutes = {lec.page: reading_time(root, lec.page).exact_minutes for lec in LECTURES}
+    long = {p: round(m, 1) for p, m in minutes.items() if m > MAX_MINUTES and p not in NOT_YET_SPLIT}
+    assert not long, f"lectures longer than {MAX_MINUTES:g} minutes to read (split them): {long}"
+    stale = sorted(p for p in NOT_YET_SPLIT if minutes.get(p, 0.0) <= MAX_MINUTES)
+    assert not stale, f"NOT_YET_SPLIT lists lectures that now read in {MAX_MINUTES:g} minutes: {stale}"

@@ -26,7 +26,8 @@ def test_every_public_function_is_registered_with_its_source():
     entries = registry.entries(source="Zhu et al. (2009)")
     assert funcs == {e.function for e in entries}
     for e in entries:
-        assert e.chapter in ("chapters/pgs", "chapters/pgs_more_data")
+        assert e.chapter in ("chapters/pgs", "chapters/pgs_guarantee", "chapters/pgs_more_data",
+                             "chapters/pgs_more_data_text")
         first = inspect.getdoc(e.function).split("\n")[0]
         result = " ".join(e.number.split()[:2]).rstrip(",")
         assert first.startswith(f"{result} of Zhu et al. (2009)"), (e.key, first)

@@ -8,6 +8,8 @@ import nbformat
 
 ROOT = Path(__file__).resolve().parents[1]
 TOOLS = ROOT / "chapters" / "tools.ipynb"
+#: the appendix's pages (the table is on the first)
+TOOL_PAGES = (TOOLS, ROOT / "chapters" / "tools_divergences.ipynb")
 _LINK = re.compile(r"\{ref\}`(?:[^`<]*<)?(tools-sec-[a-z-]+)>?`|\]\((tools-sec-[a-z-]+)\)")
 _DOC = re.compile(r"\{doc\}`([a-z0-9_]+)`")
 
@@ -34,7 +36,7 @@ def links():
     """{tool section label: set of lecture stems whose page links to it}."""
     out = {}
     for path in sorted((ROOT / "chapters").glob("*.ipynb")):
-        if path == TOOLS:
+        if path in TOOL_PAGES:
             continue
         for m in _LINK.finditer(_markdown(path)):
             out.setdefault(m.group(1) or m.group(2), set()).add(path.stem)
@@ -42,7 +44,7 @@ def links():
 
 
 def test_the_table_lists_every_section_of_the_appendix():
-    sections = set(re.findall(r"^\((tools-sec-[a-z-]+)\)=", _markdown(TOOLS), re.M))
+    sections = {s for page in TOOL_PAGES for s in re.findall(r"^\((tools-sec-[a-z-]+)\)=", _markdown(page), re.M)}
     assert sections and set(table()) == sections
 
 

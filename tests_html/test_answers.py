@@ -26,31 +26,37 @@ LECTURES = sorted((ROOT / "chapters").glob("*.ipynb"))
 
 #: (lecture, glue key) -> why the value may appear between its Question and the player
 ALLOWED: dict = {
-    ("experiments", "exp-demo-eta"): "'1' occurs in the figure's '1e-2' (λ) and data sizes, not as the step's multiple",
-    ("experiments", "exp-demo-eta-up"): "'5' occurs in the figure's data description, not as the step's multiple",
-    ("exponentiated", "exponentiated-noisy-sg-ahead"): "d = 100, a setting of the figure, is the dimension the Answer "
-                                                      "names, not what it finds",
-    ("exponentiated_scaling", "exponentiated_scaling-stream"): "the stream's length, a setting the figure marks "
-                                                              "('> 6,000': not reached within the stream)",
-    ("exponentiated_scaling", "exponentiated_scaling-player-beta-min"): "'1' occurs in settings (η = 1 × ..., "
-                                                                       "1,000), not as the player's smallest β",
-    ("exponentiated_scaling", "exponentiated_scaling-avg-best-mult"): "'2' is β = 2 and p = 2, settings, not the best "
-                                                                     "multiple of the step",
-    ("fast_cd", "fastcd-sparse-a1-reached"): "'Algorithm 1' in a legend, not the count the Answer gives",
+    ("experiments_claims", "exp-demo-eta"): "'1' occurs in the figure's '1e-2' (λ) and data sizes, not as the "
+                                            "step's multiple",
+    ("experiments_claims", "exp-demo-eta-up"): "'5' occurs in the figure's data description, not as the step's "
+                                               "multiple",
+    ("exponentiated_regret", "exponentiated-noisy-sg-ahead"): "d = 100, a setting of the figure, is the dimension the "
+                                                             "Answer names, not what it finds",
+    ("exponentiated_scaling_demos", "exponentiated_scaling-stream"): "the stream's length, a setting the figure marks "
+                                                                    "('> 6,000': not reached within the stream)",
+    ("exponentiated_scaling_demos", "exponentiated_scaling-player-beta-min"): "'1' occurs in settings (η = 1 × ..., "
+                                                                             "1,000), not as the player's smallest β",
+    ("exponentiated_scaling_demos", "exponentiated_scaling-avg-best-mult"): "'2' is β = 2 and p = 2, settings, not the "
+                                                                           "best multiple of the step",
+    ("fast_cd_solver", "fastcd-sparse-a1-reached"): "'Algorithm 1' in a legend, not the count the Answer gives",
     ("pgs_more_data", "pgs_more_data-toy-lbfgs-it"): "'1' is the setting k = 1 in the title, not L-BFGS's iterations",
     ("projections", "projections-geo-nnz-075"): "'2' occurs in 'R^2' and the coordinates of another radius (z = 1)",
     ("projections", "projections-geo-nnz-05"): "'1' is the radius z = 1 of the figure, not a count of nonzeros",
-    ("projections_sparse", "projections_sparse-eg10-eta-eg"): "EG's step is a setting of the figure (its legend), "
-                                                             "which the Answer restates; the question is about the "
-                                                             "gaps, not the step",
+    ("projections_sparse_experiments", "projections_sparse-eg10-eta-eg"): "EG's step is a setting of the figure "
+                                                                         "(its legend), which the Answer restates; "
+                                                                         "the question is about the gaps, not the "
+                                                                         "step",
     ("radar_const", "radar_const-EDA-epochs"): "'2' is the '2' of d = 2,000 in the title, not EDA's epochs",
-    ("scd", "scd-thm2-violations"): "'0' occurs in 'Ψ(0)' in the title, not as the count of violations",
-    ("scd", "scd-nnz-small"): "d = 50, a setting in the title, is the size the Answer compares the support with",
-    ("smidas", "smidas-void-mult"): "'10' is the end of the player's range of multiples, which the text announces",
-    ("smidas", "smidas-best-mult-smidas"): "'10' is the end of the player's range of multiples, which the text "
-                                          "announces",
-    ("smidas", "smidas-best-gain"): "'2' occurs in settings (m = 2000, 2 ln d), not as the gain",
-    ("smidas", "smidas-best-mult-truncgrad"): "'1' is the figure's current multiple (η = 1 × ...), a setting",
+    ("scd_practice", "scd-thm2-violations"): "'0' occurs in 'Ψ(0)' in the title, not as the count of violations",
+    ("scd_practice", "scd-nnz-small"): "d = 50, a setting in the title, is the size the Answer compares the support "
+                                       "with",
+    ("smidas_guarantee", "smidas-void-mult"): "'10' is the end of the player's range of multiples, which the text "
+                                                "announces",
+    ("smidas_guarantee", "smidas-best-mult-smidas"): "'10' is the end of the player's range of multiples, which the "
+                                                    "text announces",
+    ("smidas_guarantee", "smidas-best-gain"): "'2' occurs in settings (m = 2000, 2 ln d), not as the gain",
+    ("smidas_guarantee", "smidas-best-mult-truncgrad"): "'1' is the figure's current multiple (η = 1 × ...), a "
+                                                       "setting",
     ("smidas_truncgrad", "smidas-c-ratio-sparse"): "the ratio of the bounds is the Question's premise (the Question "
                                                   "states it); what the reader finds is the runs' final gaps",
 }
@@ -60,8 +66,8 @@ ALLOWED: dict = {
 ALLOWED_TIMED: dict = {
     ("projections_sparse", "projections_sparse-tree-growth"): "a timing ratio; when it rounds to '1' it coincides "
                                                              "with settings (k = 100), not with the growth",
-    ("pgs_more_data", "pgs_more_data-k-run-ratio"): "a ratio of running times; at 1.8 it coincides with the setting "
-                                                   "p = 1.8 in the figure's title, not with the ratio",
+    ("pgs_more_data_text", "pgs_more_data-k-run-ratio"): "a ratio of running times; at 1.8 it coincides with the "
+                                                        "setting p = 1.8 in the figure's title, not with the ratio",
 }
 
 _GLUE_TEXT = re.compile(r"\{glue:text\}`([^`]+)`")

@@ -1,4 +1,4 @@
-r"""The demos of the chapter "From Algorithm 1 to a fast solver" (beyond the papers).
+r"""The demos of the chapters "Coordinate steps" and "A fast solver" (beyond the papers).
 
 Algorithm 1 of Shalev-Shwartz & Tewari (2011) becomes a practical solver one ingredient at a time, and every
 demo measures what an ingredient buys in **data accesses** (entries of X read: deterministic, machine

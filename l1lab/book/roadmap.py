@@ -26,13 +26,18 @@ __all__ = ["LECTURES", "Lecture", "dependency_table", "exercises", "exercises_ma
 class Lecture:
     """A lecture: its page (``chapters/<name>``), a short title for the figure, its paper, what it needs first
     (pages; only the direct needs, the figure draws one arrow per need), and its place in the roadmap (column,
-    row).  Its title, reading time and objectives are read from the lecture itself."""
+    row).  Its title, reading time and objectives are read from the lecture itself.
+
+    A lecture that continues another one (``continues``: the page of its first part, which it needs; a topic too
+    long for one 40-minute reading, read in two) shares its first part's box in the roadmap figure, which says
+    how many parts the topic has; its own ``short`` and ``place`` are not drawn."""
 
     page: str
     short: str
     paper: str
     needs: tuple
     place: tuple
+    continues: str | None = None
 
 
 SST, DSSC, KFE, ZHU, ANW = ("Shalev-Shwartz & Tewari (2011)", "Duchi et al. (2008)",
@@ -42,28 +47,60 @@ SST, DSSC, KFE, ZHU, ANW = ("Shalev-Shwartz & Tewari (2011)", "Duchi et al. (200
 #: every lecture of the book in the order of the table of contents
 LECTURES = (
     Lecture("chapters/l1_problem", "The ℓ1 problem", SST, (), (0, 3)),
-    Lecture("chapters/scd", "Stochastic\ncoordinate\ndescent", SST, ("chapters/l1_problem",), (1, 0)),
-    Lecture("chapters/lower_bound", "What no\ncoordinate\nmethod can beat", SST, ("chapters/scd",), (2, 0)),
-    Lecture("chapters/fast_cd", "From Algorithm 1\nto a fast\nsolver", SST, ("chapters/scd",), (3, 0)),
-    Lecture("chapters/smidas", "Mirror descent\nmade sparse", SST, ("chapters/scd",), (2, 2)),
-    Lecture("chapters/smidas_truncgrad", "Truncated\ngradient and\nthe p-norm", SST, ("chapters/smidas",),
+    Lecture("chapters/l1_problem_optimality", "Optimality\nand the path", SST, ("chapters/l1_problem",), (0, 3),
+            continues="chapters/l1_problem"),
+    Lecture("chapters/scd", "Stochastic\ncoordinate\ndescent", SST, ("chapters/l1_problem_optimality",), (1, 0)),
+    Lecture("chapters/scd_practice", "SCD in\npractice", SST, ("chapters/scd",), (1, 0), continues="chapters/scd"),
+    Lecture("chapters/lower_bound", "What no\ncoordinate\nmethod can beat", SST, ("chapters/scd_practice",), (2, 0)),
+    Lecture("chapters/lower_bound_measured", "Lemma 5\nmeasured", SST, ("chapters/lower_bound",), (2, 0),
+            continues="chapters/lower_bound"),
+    Lecture("chapters/fast_cd", "Towards a\nfast solver", SST, ("chapters/scd_practice",), (2, 1)),
+    Lecture("chapters/fast_cd_solver", "A fast solver", SST, ("chapters/fast_cd",), (2, 1),
+            continues="chapters/fast_cd"),
+    Lecture("chapters/smidas", "Mirror descent\nmade sparse", SST, ("chapters/scd_practice",), (2, 2)),
+    Lecture("chapters/smidas_guarantee", "What SMIDAS\nguarantees", SST, ("chapters/smidas",), (2, 2),
+            continues="chapters/smidas"),
+    Lecture("chapters/smidas_truncgrad", "Truncated\ngradient and\nthe p-norm", SST, ("chapters/smidas_guarantee",),
             (3, 2)),
-    Lecture("chapters/experiments", "The experiments\nof Section 4", SST, ("chapters/smidas_truncgrad",),
+    Lecture("chapters/smidas_truncgrad_prop4", "Proposition 4", SST, ("chapters/smidas_truncgrad",), (3, 2),
+            continues="chapters/smidas_truncgrad"),
+    Lecture("chapters/experiments", "The experiments\nof Section 4", SST, ("chapters/smidas_truncgrad_prop4",),
             (4, 2)),
-    Lecture("chapters/projections", "Projecting\nonto the\nℓ1 ball", DSSC, ("chapters/l1_problem",), (1, 5)),
-    Lecture("chapters/projections_sparse", "Sparse steps,\nexperiments", DSSC, ("chapters/projections",),
+    Lecture("chapters/experiments_claims", "The claims\nof Section 4", SST, ("chapters/experiments",), (4, 2),
+            continues="chapters/experiments"),
+    Lecture("chapters/projections", "Projecting\nonto the\nℓ1 ball", DSSC, ("chapters/l1_problem_optimality",),
+            (1, 5)),
+    Lecture("chapters/projections_linear", "Projecting\nin linear\ntime", DSSC, ("chapters/projections",), (1, 5),
+            continues="chapters/projections"),
+    Lecture("chapters/projections_sparse", "Sparse steps,\nexperiments", DSSC, ("chapters/projections_linear",),
             (2, 5)),
+    Lecture("chapters/projections_sparse_experiments", "The paper's\nexperiments", DSSC,
+            ("chapters/projections_sparse",), (2, 5), continues="chapters/projections_sparse"),
     Lecture("chapters/exponentiated", "Multiplicative\nupdates", KFE, ("chapters/projections",), (2, 6)),
-    Lecture("chapters/exponentiated_scaling", "The log d\nmiracle", KFE, ("chapters/exponentiated",), (3, 6)),
-    Lecture("chapters/pgs", "The Primal\nGradient\nSolver", ZHU, ("chapters/smidas",), (3, 3)),
-    Lecture("chapters/pgs_more_data", "More data,\nless time", ZHU, ("chapters/pgs",), (4, 3)),
-    Lecture("chapters/radar", "RADAR", ANW, ("chapters/smidas", "chapters/projections"), (3, 4)),
-    Lecture("chapters/radar_theory", "What RADAR\nguarantees", ANW, ("chapters/radar",), (4, 4)),
+    Lecture("chapters/exponentiated_regret", "Regret bounds", KFE, ("chapters/exponentiated",), (2, 6),
+            continues="chapters/exponentiated"),
+    Lecture("chapters/exponentiated_scaling", "The log d\nmiracle", KFE, ("chapters/exponentiated_regret",), (3, 6)),
+    Lecture("chapters/exponentiated_scaling_demos", "The log d\nmiracle, measured", KFE,
+            ("chapters/exponentiated_scaling",), (3, 6), continues="chapters/exponentiated_scaling"),
+    Lecture("chapters/pgs", "The Primal\nGradient\nSolver", ZHU, ("chapters/smidas_guarantee",), (3, 3)),
+    Lecture("chapters/pgs_guarantee", "The guarantee\nof PGS", ZHU, ("chapters/pgs",), (3, 3),
+            continues="chapters/pgs"),
+    Lecture("chapters/pgs_more_data", "More data,\nless time", ZHU, ("chapters/pgs_guarantee",), (4, 3)),
+    Lecture("chapters/pgs_more_data_text", "Sparse text", ZHU, ("chapters/pgs_more_data",), (4, 3),
+            continues="chapters/pgs_more_data"),
+    Lecture("chapters/radar", "RADAR", ANW, ("chapters/smidas_guarantee", "chapters/projections"), (3, 4)),
+    Lecture("chapters/radar_epochs", "RADAR's epochs", ANW, ("chapters/radar",), (3, 4), continues="chapters/radar"),
+    Lecture("chapters/radar_theory", "What RADAR\nguarantees", ANW, ("chapters/radar_epochs",), (4, 4)),
+    Lecture("chapters/radar_theory_corollaries", "Corollaries", ANW, ("chapters/radar_theory",), (4, 4),
+            continues="chapters/radar_theory"),
     Lecture("chapters/radar_const", "Constant\nepochs", ANW, ("chapters/radar_theory",), (5, 4)),
     Lecture("chapters/family", "One family:\nmirror descent,\ndual averaging", "",
-            ("chapters/smidas_truncgrad", "chapters/exponentiated", "chapters/pgs", "chapters/radar_theory"), (5, 2)),
+            ("chapters/smidas_truncgrad", "chapters/exponentiated_regret", "chapters/pgs_guarantee",
+             "chapters/radar_theory"), (5, 2)),
     Lecture("chapters/tools", "Tools from\nconvex analysis\nand probability", "", (), (5, 6)),
-    Lecture("chapters/estimators", "l1lab from\nscikit-learn", "", ("chapters/scd",), (2, 1)),
+    Lecture("chapters/tools_divergences", "Tools: divergences,\nconcentration", "", ("chapters/tools",), (5, 6),
+            continues="chapters/tools"),
+    Lecture("chapters/estimators", "l1lab from\nscikit-learn", "", ("chapters/fast_cd_solver",), (3, 1)),
 )
 
 #: the colour of each paper's lectures in the roadmap (from the book's palette)
@@ -235,11 +272,16 @@ def dependency_table(root, lectures=LECTURES) -> str:
 def roadmap_figure(lectures=LECTURES, figsize=(8.0, 6.0)) -> Figure:
     """The lectures as boxes at their places (column: how far into the book, row: the track), coloured by paper,
     with an arrow from each lecture to every lecture that needs it."""
+    parts = {}
+    for lec in lectures:                       # a continuation is drawn in its first part's box
+        parts.setdefault(lec.continues or lec.page, []).append(lec.page)
+    head = {page: first for first, pages in parts.items() for page in pages}
+    lectures = [lec for lec in lectures if lec.continues is None]
     pos = {lec.page: lec.place for lec in lectures}
     n_cols = 1 + max(c for c, _ in pos.values())
     n_rows = 1 + max(r for _, r in pos.values())
     fig = Figure(figsize=figsize, dpi=100)
-    ax = fig.add_axes((0.0, 0.0, 1.0, 1.0))
+    ax = fig.add_axes((0.0, 0.15, 1.0, 0.85))            # the legend below, in two columns
     ax.set_xlim(-0.5, n_cols - 0.5)
     ax.set_ylim(n_rows - 0.5, -0.5)
     ax.axis("off")
@@ -247,16 +289,18 @@ def roadmap_figure(lectures=LECTURES, figsize=(8.0, 6.0)) -> Figure:
     for lec in lectures:
         x, y = pos[lec.page]
         algo = _PAPER_COLORS[lec.paper]
-        boxes[lec.page] = ax.text(x, y, lec.short, ha="center", va="center", fontsize=9, zorder=3,
+        label = lec.short + (f"\n({len(parts[lec.page])} parts)" if len(parts[lec.page]) > 1 else "")
+        boxes[lec.page] = ax.text(x, y, label, ha="center", va="center", fontsize=9, zorder=3,
                                   bbox=dict(boxstyle="round,pad=0.35", fc=_style.shade(algo, -0.85),
                                             ec=_style.ALGORITHM_COLORS[algo], lw=1.2))
-    for lec in lectures:
-        for need in lec.needs:
+    arrows = {(head[need], lec.page) for lec in lectures for need in lec.needs}
+    for need, page in sorted(arrows):
+        if need != page:
             # from the right edge of the needed lecture to the left edge of the one that needs it
-            ax.annotate("", xy=(0.0, 0.5), xycoords=boxes[lec.page], xytext=(1.0, 0.5), textcoords=boxes[need],
+            ax.annotate("", xy=(0.0, 0.5), xycoords=boxes[page], xytext=(1.0, 0.5), textcoords=boxes[need],
                         arrowprops=dict(arrowstyle="-|>", color="0.4", lw=0.9, shrinkA=6, shrinkB=6), zorder=4)
     handles = [Patch(fc=_style.shade(algo, -0.85), ec=_style.ALGORITHM_COLORS[algo], lw=1.2,
                      label=paper or "using the package")
                for paper, algo in _PAPER_COLORS.items() if any(lec.paper == paper for lec in lectures)]
-    ax.legend(handles=handles, loc="upper right", fontsize=9, frameon=False)
+    fig.legend(handles=handles, loc="lower center", ncol=2, fontsize=9, frameon=False)
     return fig

@@ -1,7 +1,7 @@
 r"""The practical solver of problem (5): coordinate descent on working sets, stopped by a duality gap.
 
 Not an algorithm of the five papers: the way scikit-learn, glmnet, celer and skglm make coordinate descent fast
-to a *solution*, written for l1lab (the book's chapter "From Algorithm 1 to a fast solver" builds it one
+to a *solution*, written for l1lab (the book's lectures "Coordinate steps" and "A fast solver" build it one
 ingredient at a time).  For P(w) = C(w) + sum_j lam_j |w_j| (lam_j = lam c_j), squared or logistic loss:
 
 1. **Coordinate curvature.**  Coordinate j moves by the exact minimizer of the model

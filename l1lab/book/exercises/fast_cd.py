@@ -1,4 +1,5 @@
-"""Checkers of the exercise notebook of the lecture "From Algorithm 1 to a fast solver"."""
+"""Checkers of the exercise notebook of the lectures "Coordinate steps: the first ingredient of a fast solver"
+and "A fast solver: working sets, extrapolation and a certificate"."""
 from __future__ import annotations
 
 import numpy as np
