@@ -173,3 +173,14 @@ def test_figure_options_are_where_myst_nb_reads_them():
             if keys:
                 misplaced.append(f"{path.stem} cell {k}: {sorted(keys)}")
     assert not misplaced, "figure options outside the cell's mystnb metadata: " + "; ".join(misplaced)
+
+
+def test_objectives_link_right_from_the_instructors_page():
+    """The objectives are copied from each lecture into the instructors' page: their relative {doc} links are made
+    absolute, so that they resolve there too."""
+    from l1lab.book.roadmap import _absolute_docs
+
+    text = "see {doc}`radar`, {doc}`the ball <projections>`, {doc}`/intro` and {doc}`../instructors`"
+    expected = ("see {doc}`/chapters/radar`, {doc}`the ball </chapters/projections>`, {doc}`/intro` and "
+                "{doc}`/instructors`")
+    assert _absolute_docs(text, "chapters/x") == expected

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import json
+import posixpath
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -144,7 +145,25 @@ def objectives(root, page) -> list[str]:
             items.append(current)
         elif items and line.strip():
             items[-1] += " " + line.strip()
-    return items
+    return [_absolute_docs(item, page) for item in items]
+
+
+_DOC = re.compile(r"\{doc\}`(?:([^`<]*?)\s*<)?([^`<>]+?)>?`")
+
+
+def _absolute_docs(text, page) -> str:
+    """``text`` of the lecture ``page`` with its relative ``{doc}`` links made absolute (``{doc}`radar``` on a page
+    of ``chapters/`` becomes ``{doc}`radar </chapters/radar>```), so that it links right on any other page."""
+    folder = page.rsplit("/", 1)[0] if "/" in page else ""
+
+    def absolute(m):
+        label, target = m.group(1), m.group(2).strip()
+        if target.startswith("/"):
+            return m.group(0)
+        path = posixpath.normpath(f"/{folder}/{target}")
+        return f"{{doc}}`{label} <{path}>`" if label else f"{{doc}}`{path}`"
+
+    return _DOC.sub(absolute, text)
 
 
 #: the line under an exercise's statement that says what it is: "*Practice · difficulty 2 · about 15 minutes*"
