@@ -61,7 +61,7 @@ from . import style as _style
 __all__ = ["DATA", "FamilyData", "FamilySetup", "METHODS", "MethodRun", "RADAR_C1", "RADAR_OMEGA", "RDA_BETA",
            "constrained_minimizer", "family_data", "family_figure", "family_setup", "method_run"]
 
-#: the sample: m examples, d features, k relevant, no noise, data seed, lambda as a fraction of lambda_max
+#: the sample: m examples, d features, k relevant, the noise level, data seed, lambda as a fraction of lambda_max
 DATA = dict(m=400, d=40, k=4, noise=0.1, seed=1, lam_fraction=0.1)
 #: the six methods, in the order of the figure's panels (mirror descent first, dual averaging second)
 METHODS = ("SMIDAS", "TruncGrad", "EG±", "PGS", "RDA", "RADAR")
@@ -184,15 +184,10 @@ class MethodRun:
     iteration: np.ndarray
     values: np.ndarray      # (n_seeds, checkpoints)
     bound: np.ndarray
-    bound_label: str        # the legend's name of the guarantee
+    bound_label: str        # the guarantee's legend entry ("c = 1" where its constant is unspecified)
     rigorous: bool          # a bound (True), or an order whose unspecified constant is set to 1 (False)
     step: float             # the step size (or multiplier) the method ran with
     extra: dict = field(default_factory=dict)
-
-    @property
-    def short_label(self):
-        """The guarantee's legend entry: its name, and "c = 1" where its constant is unspecified."""
-        return self.bound_label
 
     @property
     def mean(self):
@@ -336,7 +331,7 @@ def family_figure(T=T_DEFAULT, n_seeds=SEEDS_DEFAULT, figsize=(7.5, 6.4)) -> Fig
         ax.fill_between(r.iteration, lo, hi, color=color, alpha=_style.BAND_ALPHA, lw=0)
         ax.plot(r.iteration, np.maximum(r.mean, _FLOOR), color=color, lw=_style.MEAN_LW, label=name)
         few = int(np.isfinite(r.bound).sum()) < 5                 # RADAR's theorem applies at the last few only
-        ax.plot(r.iteration, r.bound, color=color, ls="--" if r.rigorous else "-.", lw=1.5, label=r.short_label,
+        ax.plot(r.iteration, r.bound, color=color, ls="--" if r.rigorous else "-.", lw=1.5, label=r.bound_label,
                 marker="o" if few else None, ms=4)
         ax.set_xscale("log")
         ax.set_yscale("log")
