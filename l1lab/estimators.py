@@ -43,6 +43,11 @@ it is) and ``coef_`` is divided by them, so ``coef_`` is in the units of the dat
 are right; as with a ``MaxAbsScaler`` in a ``Pipeline``, the penalty applies to the coefficients of the scaled
 columns.  Sparsity is kept.
 
+**Choosing lam** (:class:`L1RegressorCV`, :class:`L1ClassifierCV`, as LassoCV and LogisticRegressionCV): a
+geometric grid from lambda_max, K folds, each fold's regularization path solved by the working-set solver with
+warm starts (:func:`l1lab.solvers.regularization_path`, the folds in parallel with joblib), the lam of the best
+mean held-out score, refit on all data.
+
 **Sparse input** (CSR/CSC, any scipy sparse format) is never densified.  **Sample weights** are not supported:
 every solver minimizes the unweighted mean loss of problem (1), so ``fit(X, y, sample_weight=...)`` raises a
 TypeError that says so.
@@ -69,11 +74,11 @@ except ImportError as err:  # validate_data and __sklearn_tags__ are scikit-lear
     raise ImportError(f"l1lab.estimators needs scikit-learn >= 1.6; found {sklearn.__version__}") from err
 
 from . import solvers
-from ._validate import check_choice, check_real
+from ._validate import check_array, check_choice, check_real
 from .links import smidas_p
 from .problem import Problem, check_problem
 
-__all__ = ["L1Regressor", "L1Classifier", "SOLVERS", "default_eta"]
+__all__ = ["L1Regressor", "L1Classifier", "L1RegressorCV", "L1ClassifierCV", "SOLVERS", "default_eta"]
 
 #: solver name -> (l1lab solver function, family)
 SOLVERS = {
@@ -529,3 +534,290 @@ class L1Classifier(ClassifierMixin, _L1Base):
 
 def _sigmoid(t):
     return 0.5 * (1.0 + np.tanh(0.5 * t))  # overflow-free 1 / (1 + e^-t)
+
+
+# ============================================================================================ cross-validation
+#: the relative duality gap of the paths solved on the folds (``cv_tol=None``): a held-out score moves by far less
+#: than its spread between folds when P is within 1e-8 P_null of its minimum; the refit at the chosen lam uses
+#: ``tol`` (default: the single estimator's 1e-12)
+DEFAULT_CV_TOL = 1e-8
+_PATH_OPTIONS = ("max_outer", "ws_start", "anderson", "inner")
+
+
+class _L1CVBase(_L1Base):
+    """lam chosen by K-fold cross-validation over a geometric grid, each fold's path warm-started
+    (:func:`l1lab.solvers.regularization_path`), then a refit on all the data at the chosen lam."""
+
+    _single = None
+
+    def __init__(self, *, lams=None, n_lams=100, eps=1e-3, cv=5, scoring=None, n_jobs=None, fit_intercept=True,
+                 scale="auto", max_epochs=None, tol=None, cv_tol=None, solver_options=None):
+        self.lams = lams
+        self.n_lams = n_lams
+        self.eps = eps
+        self.cv = cv
+        self.scoring = scoring
+        self.n_jobs = n_jobs
+        self.fit_intercept = fit_intercept
+        self.scale = scale
+        self.max_epochs = max_epochs
+        self.tol = tol
+        self.cv_tol = cv_tol
+        self.solver_options = solver_options
+
+    def _check_cv_params(self):
+        name = type(self).__name__
+        if not isinstance(self.fit_intercept, (bool, np.bool_)):
+            raise ValueError(f"{name}: fit_intercept must be True or False, got {self.fit_intercept!r}")
+        if self.scale not in SCALES:
+            raise ValueError(f"{name}: scale must be one of {SCALES}, got {self.scale!r}")
+        if self.lams is None:
+            if isinstance(self.n_lams, (bool, np.bool_)) or not isinstance(self.n_lams, numbers.Integral) \
+                    or self.n_lams < 1:
+                raise ValueError(f"{name}: n_lams must be an integer >= 1, got {self.n_lams!r}")
+            eps = _number(self.eps, "eps", name)
+            if not 0 < eps <= 1:
+                raise ValueError(f"{name}: eps (the smallest lam of the grid over lambda_max) must be in (0, 1], "
+                                 f"got {self.eps!r}")
+        else:
+            try:
+                lams = check_array(self.lams, "lams (the grid of lam)", allow_empty=True, finite=False)
+            except (TypeError, ValueError) as err:
+                raise type(err)(f"{name}: {err}") from None
+            if lams.size == 0 or not np.all(np.isfinite(lams)) or np.any(lams <= 0):
+                raise ValueError(f"{name}: lams must be None or a non-empty list of finite numbers > 0, "
+                                 f"got {self.lams!r}")
+        for what in ("tol", "cv_tol"):
+            value = getattr(self, what)
+            if value is not None and _number(value, what, name) <= 0:
+                raise ValueError(f"{name}: {what} must be None or a finite number > 0, got {value!r}")
+        if self.max_epochs is not None and (_number(self.max_epochs, "max_epochs", name) <= 0):
+            raise ValueError(f"{name}: max_epochs must be None or a finite number > 0, got {self.max_epochs!r}")
+        opts = {} if self.solver_options is None else self.solver_options
+        if not isinstance(opts, dict):
+            raise ValueError(f"{name}: solver_options must be None or a dict, got {type(opts).__name__}")
+        unknown = set(opts) - set(_PATH_OPTIONS)
+        if unknown:
+            raise ValueError(f"{name}: solver_options may set only {list(_PATH_OPTIONS)} (the working-set "
+                             f"solver's options); got {sorted(unknown)}")
+        if self.n_jobs is not None and (isinstance(self.n_jobs, (bool, np.bool_)) or not isinstance(
+                self.n_jobs, numbers.Integral) or self.n_jobs == 0):
+            raise ValueError(f"{name}: n_jobs must be None or a nonzero integer (-1: every core), got {self.n_jobs!r}")
+        if self.scoring is not None and not isinstance(self.scoring, str) and not callable(self.scoring):
+            raise ValueError(f"{name}: scoring must be None, a scikit-learn scorer name or a callable "
+                             f"scorer(estimator, X, y), got {self.scoring!r}")
+        return dict(opts)
+
+    def _grid(self, Xd, targets, weights):
+        if self.lams is not None:
+            return np.sort(np.asarray(self.lams, dtype=np.float64))[::-1].copy()
+        lmax = max(Problem(Xd, t, self._loss, 1.0, penalty_weights=weights).lambda_max for t in targets)
+        if not lmax > 0:
+            raise ValueError(f"{type(self).__name__}: lambda_max is 0 on these data (the null model is optimal for "
+                             "every lam): there is no lam to choose")
+        return lmax * np.geomspace(1.0, float(self.eps), int(self.n_lams))
+
+    def _cross_validate(self, X, y, Xd, weights, targets, opts):
+        """Per fold and lam, the held-out score of the path's solution (higher is better); the paths' gaps."""
+        from joblib import Parallel, delayed
+        from sklearn.metrics import check_scoring
+        from sklearn.model_selection import check_cv
+
+        is_classifier = self._loss == "logistic"
+        cv = check_cv(self.cv, y, classifier=is_classifier)
+        folds = list(cv.split(X, y))
+        lams = self._grid(Xd, targets, weights)
+        tol = DEFAULT_CV_TOL if self.cv_tol is None else float(self.cv_tol)
+        max_epochs = 10_000 if self.max_epochs is None else max(1, int(self.max_epochs))
+        rows = sp.csr_matrix(Xd) if sp.issparse(Xd) else Xd
+        for train, _ in folds:
+            if is_classifier and any(np.unique(t[train]).size < 2 for t in targets):
+                raise ValueError(f"{type(self).__name__}: a training fold holds a single class; use fewer folds "
+                                 "(cv) or a stratified splitter")
+        paths = Parallel(n_jobs=self.n_jobs)(
+            delayed(_fold_paths)(rows[train], [t[train] for t in targets], weights, self._loss, lams, tol, max_epochs,
+                                 opts) for train, _ in folds)
+        scorer = None if self.scoring is None else check_scoring(self, scoring=self.scoring)
+        scores = np.empty((lams.size, len(folds)))
+        gaps = np.empty((lams.size, len(folds)))
+        for f, ((train, test), (coefs, fold_gaps)) in enumerate(zip(folds, paths)):
+            gaps[:, f] = np.max(fold_gaps, axis=0)
+            if scorer is None:
+                scores[:, f] = self._default_scores(rows[test], y[test], coefs)
+            else:
+                Xt = X[test]
+                for k in range(lams.size):
+                    scores[k, f] = scorer(self._at(coefs, k, lams[k]), Xt, y[test])
+        return lams, scores, gaps
+
+    def _at(self, coefs, k, lam):
+        """A fitted single estimator with the k-th solution of a fold's path (for a scorer)."""
+        est = self._single(lam=float(lam), fit_intercept=self.fit_intercept, scale=self.scale)
+        est.n_features_in_ = self.n_features_in_
+        est.scale_ = self.scale_
+        pairs = [self._unfold(c[:, k], self._factors) for c in coefs]
+        if self._loss == "squared":
+            est.coef_, est.intercept_ = pairs[0]
+        else:
+            est.classes_ = self.classes_
+            est.coef_ = np.vstack([c for c, _ in pairs])
+            est.intercept_ = np.array([b for _, b in pairs])
+        return est
+
+    def _refit(self, X, y, lam, opts):
+        est = self._single(lam=float(lam), fit_intercept=self.fit_intercept, scale=self.scale,
+                           max_epochs=self.max_epochs, tol=self.tol, solver_options=opts or None)
+        est.fit(X, y)
+        for attr in ("coef_", "intercept_", "scale_", "n_iter_", "trace_", "solver_info_"):
+            setattr(self, attr, getattr(est, attr))
+
+    def _fit_cv(self, X, y, targets, fit_params):
+        self._check_fit_params(fit_params)
+        opts = self._check_cv_params()
+        Xd, weights, factors = self._design(X)
+        self._factors = factors
+        self.scale_ = np.ones(X.shape[1]) if factors is None else np.asarray(factors, dtype=np.float64)
+        lams, scores, gaps = self._cross_validate(X, y, Xd, weights, targets, opts)
+        mean = scores.mean(axis=1)
+        best = int(np.argmax(mean))        # ties: the first, i.e. the largest lam (the sparsest model)
+        self.lams_ = lams
+        self.scores_path_ = scores
+        self.path_gaps_ = gaps
+        self.lam_ = float(lams[best])
+        self.best_score_ = float(mean[best])
+        self._refit(X, y, self.lam_, opts)
+        del self._factors
+        return self
+
+
+def _fold_paths(Xd, targets, weights, loss, lams, tol, max_epochs, opts):
+    """The regularization path of one fold's training rows, for every binary target: (coefs, gaps) with coefs a
+    list of (d, n_lams) arrays and gaps of shape (n_targets, n_lams)."""
+    coefs, gaps = [], []
+    for t in targets:
+        path = solvers.regularization_path(Problem(Xd, t, loss, float(lams[0]), penalty_weights=weights), lams=lams,
+                                           tol=tol, max_epochs=max_epochs, **opts)
+        coefs.append(path.coefs)
+        gaps.append(path.gaps)
+    return coefs, np.array(gaps)
+
+
+_CV_PARAMS_DOC = """
+    Parameters
+    ----------
+    lams : array of float > 0 or None, default None
+        The grid of lam (sorted in decreasing order); None: ``n_lams`` values geometrically spaced from
+        lambda_max of all the data (the smallest lam at which every coefficient is 0) down to ``eps`` times it,
+        as LassoCV's ``alphas``.
+    n_lams : int >= 1, default 100
+    eps : float in (0, 1], default 1e-3
+    cv : int, cross-validation splitter or iterable of (train, test) indices, default 5
+        As in scikit-learn (``check_cv``): an int is K-fold, stratified for the classifier.
+    scoring : None, str or callable, default None
+        How a held-out fold is scored (higher is better).  None: {default_scoring}.  A scikit-learn scorer name or
+        ``scorer(estimator, X, y)`` otherwise.
+    n_jobs : int or None, default None
+        Folds solved in parallel with joblib (None: one at a time).
+    fit_intercept, scale :
+        As in :class:`{single}`.
+    max_epochs : float > 0 or None, default None
+        Per solve of the working-set solver, at most this many epochs over the working set (default 10000).
+    tol : float > 0 or None, default None
+        The relative duality gap of the refit on all data at the chosen lam (None: 1e-12, as :class:`{single}`).
+    cv_tol : float > 0 or None, default None
+        The relative duality gap of the paths solved on the folds (None: 1e-8): enough to rank the lams, whose
+        held-out scores differ far more between folds than a sub-optimality of 1e-8 P_null moves them.
+    solver_options : dict or None
+        Options of :func:`l1lab.solvers.working_set_cd` (``max_outer``, ``ws_start``, ``anderson``, ``inner``).
+
+    Attributes
+    ----------
+    lam_ : float
+        The chosen lam: the largest of those with the best mean score over the folds.
+    lams_ : (n_lams,) ndarray
+        The grid, decreasing.
+    scores_path_ : (n_lams, n_folds) ndarray
+        The held-out score of each lam on each fold.
+    best_score_ : float
+        The mean score of ``lam_``.
+    path_gaps_ : (n_lams, n_folds) ndarray
+        The certified duality gap of each path solution (0 above a fold's lambda_max, where the null model is
+        exact).
+    coef_, intercept_, scale_, n_iter_, trace_, solver_info_ :
+        Of the refit on all data at ``lam_``, as in :class:`{single}`.
+    n_features_in_, feature_names_in_ : as in scikit-learn.
+"""
+
+
+class L1RegressorCV(RegressorMixin, _L1CVBase):
+    __doc__ = r"""The Lasso with lam chosen by cross-validation (l1lab's LassoCV).
+
+    Each fold's regularization path is solved by the working-set solver, each lam warm-started at the previous
+    solution, to a certified relative duality gap ``cv_tol``; the lam with the smallest mean held-out squared
+    error is refit on all data (:class:`L1Regressor`).
+""" + _CV_PARAMS_DOC.format(default_scoring="minus the mean squared error (the lam of smallest MSE, as LassoCV)",
+                            single="L1Regressor") + """
+    mse_path_ : (n_lams, n_folds) ndarray
+        The held-out mean squared errors (``scoring=None`` only), as LassoCV's.
+    """
+
+    _loss = "squared"
+    _single = L1Regressor
+
+    def fit(self, X, y, **fit_params):
+        """Choose lam by cross-validation on X (dense or sparse) and y, then refit.  Returns self."""
+        X, y = self._validate_X_y(X, y, y_numeric=True)
+        self._fit_cv(X, y, [y], fit_params)
+        if self.scoring is None:
+            self.mse_path_ = -self.scores_path_
+        return self
+
+    def _default_scores(self, Xt, yt, coefs):
+        residual = safe_sparse_dot(Xt, coefs[0], dense_output=True) - yt[:, None]
+        return -np.mean(residual ** 2, axis=0)
+
+    def predict(self, X):
+        """<coef_, x> + intercept_ for every row of X."""
+        return self._decision(X)
+
+
+class L1ClassifierCV(ClassifierMixin, _L1CVBase):
+    __doc__ = r"""l1-regularized logistic regression with lam chosen by cross-validation (l1lab's
+    ``LogisticRegressionCV(penalty="l1")``).
+
+    As :class:`L1RegressorCV` for the logistic loss: each fold's path for each binary problem (one-vs-rest beyond
+    two classes, one lam for all classes), the lam with the best mean held-out accuracy (or ``scoring``) refit on
+    all data (:class:`L1Classifier`).  Beyond two classes the grid starts at the largest lambda_max of the
+    binary problems.
+""" + _CV_PARAMS_DOC.format(default_scoring="the accuracy, as LogisticRegressionCV", single="L1Classifier") + """
+    classes_ : (n_classes,) ndarray
+    """
+
+    _loss = "logistic"
+    _single = L1Classifier
+
+    def fit(self, X, y, **fit_params):
+        """Choose lam by cross-validation on X (dense or sparse) and labels y, then refit.  Returns self."""
+        X, y = self._validate_X_y(X, y)
+        check_classification_targets(y)
+        classes = np.unique(y)
+        if classes.size < 2:
+            raise ValueError(f"{type(self).__name__} needs samples of at least two classes; the data contain "
+                             f"one class: {classes[0]!r}")
+        self.classes_ = classes
+        positives = classes[1:] if classes.size == 2 else classes
+        targets = [np.where(y == c, 1.0, -1.0) for c in positives]
+        return self._fit_cv(X, y, targets, fit_params)
+
+    def _default_scores(self, Xt, yt, coefs):
+        decisions = np.stack([safe_sparse_dot(Xt, c, dense_output=True) for c in coefs])  # (targets, n, lams)
+        if len(coefs) == 1:
+            predicted = self.classes_[(decisions[0] > 0).astype(int)]
+        else:
+            predicted = self.classes_[np.argmax(decisions, axis=0)]
+        return np.mean(predicted == yt[:, None], axis=0)
+
+    decision_function = L1Classifier.decision_function
+    predict = L1Classifier.predict
+    predict_proba = L1Classifier.predict_proba
+    predict_log_proba = L1Classifier.predict_log_proba

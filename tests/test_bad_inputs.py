@@ -754,8 +754,13 @@ OVERRIDES = [
         "random_state": Seed(0, none=True), "solver_options": Instance(None, none=True),
         # scikit-learn's conventions: object arrays of numbers and any sparse format are converted
         "X": Matrix(lambda: X8 * 3.0, tied=True, sklearn=True)}),
-    ("l1lab.estimators.L1Regressor.fit", {"y": Vector(lambda: Y_REG, tied=True, sklearn=True)}),
-    ("l1lab.estimators.L1Classifier.fit", {"y": Labels(lambda: Y_CLS, tied=True)}),
+    ("l1lab.estimators.L1*CV.*", {
+        "lams": Vector(lambda: np.array([0.1, 0.01]), none=True), "n_lams": Count(3, min=1),
+        "eps": Real(0.1, lo=0.0, lo_open=True, hi=1.0), "cv": Opaque(2, given=True),
+        "scoring": Instance(None, none=True), "n_jobs": Count(1, min=1, none=True),
+        "cv_tol": Real(1e-6, lo=0.0, lo_open=True, none=True)}),
+    ("l1lab.estimators.L1Regressor*.fit", {"y": Vector(lambda: Y_REG, tied=True, sklearn=True)}),
+    ("l1lab.estimators.L1Classifier*.fit", {"y": Labels(lambda: Y_CLS, tied=True)}),
     ("l1lab.estimators.L1*.predict*", {"X": Matrix(lambda: X8 * 3.0, sklearn=True)}),
     ("l1lab.estimators.L1*.decision_function", {"X": Matrix(lambda: X8 * 3.0, sklearn=True)}),
     ("l1lab.estimators.default_eta", {"solver": Choice("smidas"), "p": Real(3.0, lo=2.0, none=True)}),
@@ -935,6 +940,8 @@ INSTANCES = {
     "l1lab.projections.sparse.SparseL1BallProjector": lambda: _projector(),
     "l1lab.estimators.L1Regressor": lambda: _fitted("L1Regressor"),
     "l1lab.estimators.L1Classifier": lambda: _fitted("L1Classifier"),
+    "l1lab.estimators.L1RegressorCV": lambda: _fitted("L1RegressorCV", n_lams=3, cv=2),
+    "l1lab.estimators.L1ClassifierCV": lambda: _fitted("L1ClassifierCV", n_lams=3, cv=2),
 }
 
 
@@ -950,11 +957,11 @@ def _projector():
     return SparseL1BallProjector(6, 1.0)
 
 
-def _fitted(name):
+def _fitted(name, **params):
     from l1lab import estimators
 
-    y = Y_REG if name == "L1Regressor" else Y_CLS
-    return getattr(estimators, name)(lam=0.01).fit(X8 * 3.0, y)
+    y = Y_REG if name.startswith("L1Regressor") else Y_CLS
+    return getattr(estimators, name)(**(params or {"lam": 0.01})).fit(X8 * 3.0, y)
 
 
 def _instance(key):
