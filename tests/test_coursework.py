@@ -66,14 +66,43 @@ def test_model_solutions_earn_every_point_and_answers_are_personal(name, identif
     assert capsys.readouterr().out.startswith("✔")
 
 
+@pytest.mark.parametrize("name", ASSIGNMENTS)
+def test_hidden_inputs_are_drawn_with_the_graders_secret(name):
+    """Every implementation question has an input that the grader's secret changes (so no notebook can know it
+    in advance), and the model solution is right on the inputs of a secret too."""
+    a = cw.assignment(name)
+    for q in (q for q in a.questions if q.kind == "function"):
+        runs = []
+        for secret in (None, 11, 12):
+            task = a.task(IDS[0])
+            if secret is not None:
+                task.variant["_secret"] = secret
+            runs.append(task)
+        inputs = [[args for args, _ in t._reference(q.name)] for t in runs]
+        assert any(not _same(x, y) for x, y in zip(inputs[1], inputs[2])), f"{name} {q.name}: no secret input"
+        assert _same(inputs[0][0], inputs[1][0]), f"{name} {q.name}: the student's own data changed"
+        ns = {"np": np, "task": runs[1]}
+        exec(q.solution, ns)
+        answer, why = runs[1].answer_of(q.name, ns)
+        assert why is None and runs[1].judge(q.name, answer) is None, f"{name} {q.name}: {why}"
+
+
+def _same(a, b):
+    import scipy.sparse as sp
+    if isinstance(a, (list, tuple)):
+        return isinstance(b, (list, tuple)) and len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    a, b = (x.toarray() if sp.issparse(x) else x for x in (a, b))
+    return np.array_equal(np.asarray(a), np.asarray(b))
+
+
 def test_a_wrong_answer_is_named_without_the_expected_value(capsys):
     a = cw.assignment("scd")
     task = a.task(IDS[0])
-    ns = {"np": np, "task": task, "answer_q2": task.expected("q2") * 1.01}
+    ns = {"np": np, "task": task, "answer_q2": task._reference("q2") * 1.01}
     task.check("q2", ns)
     out = capsys.readouterr().out
     assert out.startswith("✘ q2") and "not equal to the reference" in out
-    assert f"{task.expected('q2'):.4g}" not in out
+    assert f"{task._reference('q2'):.4g}" not in out
 
 
 def test_l1lab_is_out_of_reach_of_a_checked_function():
@@ -141,6 +170,21 @@ def _grade_the_cases(tmp_path):
         "task.judge = lambda *args, **kwargs: None\n"
         "open('gradebook.csv', 'w').write('identifier,q1,q2,q3,total,out_of\\nforges,4,2,4,10,10\\n')"))
     nbformat.write(forges, sub / "forges.ipynb")
+    peeks = student_notebook(a, "peeks")          # the checker's reference answers, read through the handout's task
+    peeks.cells[_answer_cell(peeks, "q1")].source = (
+        "_table = task._reference('q1')\n"
+        "def scd_steps(X, y, lam, coords):\n"
+        "    return next(out for args, out in _table if np.array_equal(args[3], coords))")
+    peeks.cells[_answer_cell(peeks, "q2")].source = "answer_q2 = task._reference('q2')"
+    peeks.cells[_answer_cell(peeks, "q3")].source = "task.check('q3', globals())\nanswer_q3 = task.variant['_cache']"
+    nbformat.write(peeks, sub / "peeks.ipynb")
+    table = student_notebook(a, "table", solutions=True)  # outputs computed beforehand, looked up by the input
+    outputs = {tuple(args[3].tolist()): out.tolist() for args, out in a.task("table")._reference("q1")}
+    table.cells[_answer_cell(table, "q1")].source = (
+        f"_outputs = {outputs!r}\n"
+        "def scd_steps(X, y, lam, coords):\n"
+        "    return np.array(_outputs.get(tuple(coords.tolist()), next(iter(_outputs.values()))))")
+    nbformat.write(table, sub / "table.ipynb")
     nbformat.write(nbformat.v4.new_notebook(), sub / "empty.ipynb")
     (sub / "garbage.ipynb").write_text("this is not a notebook")
     roster = {"full": IDS[0], "wrong": IDS[1], "uses": IDS[2]}
@@ -155,7 +199,7 @@ def test_the_grading_cycle(tmp_path):
     """One grading run of every case (one test, so that the two test workers do not both run it)."""
     a, book, feedback, out = _grade_the_cases(tmp_path)
     # a row per student, a column per question, the total; a feedback file each
-    assert set(book) == {*IDS, "hangs", "raises", "forges", "empty", "garbage"}
+    assert set(book) == {*IDS, "hangs", "raises", "forges", "peeks", "table", "empty", "garbage"}
     for row in book.values():
         assert list(row) == ["identifier", "q1", "q2", "q3", "total", "out_of"]
         assert int(row["total"]) == sum(int(row[q]) for q in ("q1", "q2", "q3")) and int(row["out_of"]) == a.points
@@ -176,6 +220,11 @@ def test_the_grading_cycle(tmp_path):
     assert "ZeroDivisionError" in feedback["raises"]
     assert book["forges"]["total"] == "0" and "not answered yet" in feedback["forges"]
     assert book["empty"]["total"] == "0" and "no answer_q2 defined" in feedback["empty"]
+    # the checker's reference answers read in the notebook: void; answers looked up in a table made beforehand:
+    # the hidden inputs are drawn by the grader, so the second input is not in the table
+    assert book["peeks"]["total"] == "0" and feedback["peeks"].count("checker's internals") == 3
+    assert book["table"]["q1"] == "0" and "on input 2 of" in feedback["table"]
+    assert (book["table"]["q2"], book["table"]["q3"]) == ("2", "4")
     assert book["garbage"]["total"] == "0" and "not a readable notebook" in feedback["garbage"]
     assert not list(out.glob("*.ipynb")) and (out / "gradebook.csv").read_text().count("forges") == 1
 
@@ -215,7 +264,42 @@ def test_what_counts_as_naming_l1lab_in_a_students_cell():
     from l1lab.book.coursework.runner import _L1LAB, _code_only
     names = {src: bool(_L1LAB.search(_code_only(src))) for src in (
         "x = 1  # as l1lab does", 's = "the l1lab way"', "import l1lab", "from l1lab.projections import p",
-        '__import__("l1" + "lab")', "importlib.import_module(name)", "exec(code)")}
+        '__import__("l1" + "lab")', "importlib.import_module(name)", "exec(code)", "task._reference('q2')",
+        "task.variant['_cache']", "getattr(task, 'var' + 'iant')", "task.__dict__", "task.check('q1', globals())",
+        "X, y = task.X, task.y", "q = a.question('q1')")}
     assert names == {"x = 1  # as l1lab does": False, 's = "the l1lab way"': False, "import l1lab": True,
                      "from l1lab.projections import p": True, '__import__("l1" + "lab")': True,
-                     "importlib.import_module(name)": True, "exec(code)": True}
+                     "importlib.import_module(name)": True, "exec(code)": True, "task._reference('q2')": True,
+                     "task.variant['_cache']": True, "getattr(task, 'var' + 'iant')": True, "task.__dict__": True,
+                     "task.check('q1', globals())": False, "X, y = task.X, task.y": False,
+                     "q = a.question('q1')": True}
+
+
+def test_every_topic_has_a_graded_assignment():
+    """One graded assignment per topic: a lecture of the roadmap that does not continue another one (a second part
+    shares its first part's assignment), outside the back matter (the unnumbered part of _toc.yml, whose appendices,
+    the tools and the scikit-learn estimators, have no graded work)."""
+    from pathlib import Path
+
+    import yaml
+
+    from l1lab.book import roadmap
+    toc = yaml.safe_load((Path(__file__).resolve().parents[1] / "_toc.yml").read_text(encoding="utf-8"))
+    appendices = {ch["file"] for part in toc["parts"] if not part.get("numbered") for ch in part["chapters"]}
+    assert {"chapters/tools", "chapters/tools_divergences", "chapters/estimators"} <= appendices
+    topics = {lec.page for lec in roadmap.LECTURES if not lec.continues and lec.page not in appendices}
+    graded = [f"chapters/{a.lecture}" for a in cw.assignments().values()]
+    assert len(graded) == len(set(graded)), f"two assignments for one topic: {sorted(graded)}"
+    assert set(graded) == topics, f"topics without an assignment: {sorted(topics - set(graded))}; " \
+                                  f"assignments of no topic: {sorted(set(graded) - topics)}"
+
+
+def test_a_container_has_memory_and_process_limits_and_a_name_to_kill():
+    from l1lab.book.coursework.runner import _container_command
+    cmd = _container_command("course-image", "/tmp/sub", ["submission.ipynb", "scd", "ada", "60"], "l1lab-grade-x",
+                             2048)
+    flags = dict(zip(cmd, cmd[1:]))
+    assert flags["--memory"] == "2048m" and flags["--pids-limit"] == "256" and flags["--name"] == "l1lab-grade-x"
+    assert flags["--network"] == "none" and "--read-only" in cmd and "-i" in cmd    # -i: the grader's inputs on stdin
+    assert cmd[cmd.index("course-image") + 1:] == ["python", "-m", "l1lab.book.coursework.runner", "submission.ipynb",
+                                                   "scd", "ada", "60"]

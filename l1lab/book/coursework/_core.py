@@ -25,7 +25,8 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-__all__ = ["Assignment", "Question", "Task", "cached", "compare_answer", "seed_of", "to_json"]
+__all__ = ["Assignment", "Question", "Task", "cached", "compare_answer", "hidden_rng", "hidden_seed", "seed_of",
+           "to_json"]
 
 
 def seed_of(identifier: str, assignment: str) -> int:
@@ -35,6 +36,26 @@ def seed_of(identifier: str, assignment: str) -> int:
         raise ValueError(f"the student identifier must be a non-empty string, got {identifier!r}")
     key = f"{assignment}\x00{identifier.strip().casefold()}".encode()
     return int.from_bytes(hashlib.sha256(key).digest()[:8], "little")
+
+
+def hidden_rng(v: dict, key) -> np.random.Generator:
+    """The generator of a function question's hidden inputs (the calls beyond the student's own data).
+
+    In a student's session it is seeded by ``key`` (an integer from the variant's parameters), so the self-check
+    is reproducible.  When grading, the grader puts a secret drawn for that run in the variant (``"_secret"``):
+    the inputs the grade depends on are then drawn where no submission runs, and cannot be computed, nor their
+    answers looked up, by a notebook in advance."""
+    secret = v.get("_secret")
+    key = int(key)
+    return np.random.default_rng(key if secret is None else [int(secret), key])
+
+
+def hidden_seed(v: dict, seed) -> int:
+    """A seed among a function question's hidden inputs: ``seed`` in a student's session, drawn with the grader's
+    secret when grading (see :func:`hidden_rng`)."""
+    if v.get("_secret") is None:
+        return int(seed)
+    return int(hidden_rng(v, seed).integers(2 ** 31))
 
 
 def to_json(value):
@@ -202,16 +223,20 @@ class Task:
         for k, v in self.params.items():
             print(f"  {k} = {v}")
 
-    def expected(self, name):
-        """The expected answer of question ``name`` for this student (computed once, a copy returned)."""
+    def _reference(self, name):
+        """The expected answer of question ``name`` for this student (computed once, a copy returned): the
+        checker's and the grader's, not part of what a student's notebook uses (the grading command voids an
+        answer whose cell reads it)."""
         cache = self.__dict__.setdefault("_expected", {})
         if name not in cache:
             cache[name] = self.assignment.question(name).expected(self.variant)
         return copy.deepcopy(cache[name])
 
-    def answer_of(self, name, namespace: dict):
+    def answer_of(self, name, namespace: dict, inputs=None):
         """The student's answer to question ``name`` read from ``namespace`` (a notebook's globals), as JSON
-        data, or the reason there is none: ``(answer, None)`` or ``(None, reason)``."""
+        data, or the reason there is none: ``(answer, None)`` or ``(None, reason)``.  A function is called on
+        ``inputs`` (a list of argument tuples: the grader's) or, by default, on this task's own reference
+        inputs (the self-check)."""
         from .guard import OwnCodeRequired, own_code_only
 
         q = self.assignment.question(name)
@@ -228,7 +253,9 @@ class Task:
         if not callable(obj):
             return None, f"{q.function} is not a function"
         outputs = []
-        for args, _ in self.expected(name):
+        if inputs is None:
+            inputs = [args for args, _ in self._reference(name)]
+        for args in inputs:
             args = copy.deepcopy(list(args))       # the student's function may change its inputs
             try:
                 with own_code_only(namespace):
@@ -245,7 +272,7 @@ class Task:
     def judge(self, name, answer) -> str | None:
         """None when ``answer`` (from :meth:`answer_of`) is right for this student, else why not."""
         q = self.assignment.question(name)
-        expected = self.expected(name)
+        expected = self._reference(name)
         if q.kind == "value":
             return compare_answer(answer, expected, q.rtol, q.atol)
         if not isinstance(answer, list) or len(answer) != len(expected):
@@ -260,7 +287,7 @@ class Task:
         """The student's self-check of question ``name``: prints right or wrong with the reason (never the
         expected value).  The grade comes from the grading command, not from this."""
         q = self.assignment.question(name)
-        self.expected(name)                      # the reference first, outside the guard
+        self._reference(name)                    # the reference first, outside the guard
         answer, why = self.answer_of(name, namespace)
         if why is None:
             why = self.judge(name, answer)

@@ -1,5 +1,8 @@
-r"""Graded problems of the ℓ1-ball lectures: projecting onto the ℓ1 ball (lecture 8), sparse steps and the
-experiments (9), multiplicative updates and regret (10) and the log d miracle (11).
+r"""Graded problems of the ℓ1-ball lectures: projecting onto the ℓ1 ball (``chapters/projections``,
+``chapters/projections_linear``), sparse steps and the experiments (``chapters/projections_sparse``,
+``chapters/projections_sparse_experiments``), multiplicative updates and regret (``chapters/exponentiated``,
+``chapters/exponentiated_regret``) and the log d miracle (``chapters/exponentiated_scaling``,
+``chapters/exponentiated_scaling_demos``).
 
 The worked exercises of these lectures project onto the simplex, the ℓ1 ball and the weighted ball, find one
 threshold from the tree's shifted keys, run projected subgradient with one example per step, take one SMG step
@@ -15,7 +18,7 @@ import math
 
 import numpy as np
 
-from ._core import Assignment, Question
+from ._core import Assignment, Question, hidden_rng
 from ._core import cached as _cached
 from .coordinate import _data, _round
 
@@ -47,7 +50,7 @@ def _nonneg_projection(v, z):
 
 
 def _nonneg_cases(v):
-    rng = np.random.default_rng(int(v["params"]["n"]) * 7919 + int(v["params"]["n_v"]))
+    rng = hidden_rng(v, int(v["params"]["n"]) * 7919 + int(v["params"]["n_v"]))
     hidden = [
         (np.array([0.5, -2.0, 0.25, -1.0]), 1.0),                 # positive part inside, ||v||_1 outside
         (-np.abs(rng.normal(size=9)) - 0.1, 0.7),                  # every entry negative
@@ -177,7 +180,7 @@ def _tree_thresholds(n, radius, indices, values):
 
 def _thresholds_cases(v):
     p = v["params"]
-    rng = np.random.default_rng(p["n"] * 31 + p["steps"])
+    rng = hidden_rng(v, p["n"] * 31 + p["steps"])
     small = (np.array([[2, 7], [7, 3], [0, 2], [5, 9], [2, 3]]),
              np.array([[0.75, -0.5], [0.375, 0.25], [0.0, 0.0], [-1.0, 1.0], [-0.625, -0.25]]))  # step 2 zeroes w_7
     ties = (np.array([[0, 1, 2], [3, 4, 5], [0, 3, 6]]), np.array([[1.0, -1.0, 1.0], [1.0, 1.0, -1.0],
@@ -204,7 +207,7 @@ def _psg_run(X, y, loss, z, eta0, batches):
 
 def _psg_cases(v):
     p = v["params"]
-    rng = np.random.default_rng(p["m"] * 13 + p["T"])
+    rng = hidden_rng(v, p["m"] * 13 + p["T"])
     half = p["m"] // 2
     X2, y2 = v["X"][:half], v["y"][:half]
     cases = [(v["X"], v["y"], p["z"], p["eta0"], v["batches"]),
@@ -390,7 +393,7 @@ def _best_cases(v):
 
 def _best_cases_computed(v):
     p = v["params"]
-    rng = np.random.default_rng(p["T"] * 17 + p["m"])
+    rng = hidden_rng(v, p["T"] * 17 + p["m"])
     X, y, order = v["X"], v["y"], v["order"]
     X2 = np.round(rng.uniform(-1.0, 1.0, (30, 5)), 3)
     y2 = np.round(X2 @ np.array([1.5, 0.0, -1.0, 0.0, 0.5]) + 0.2 * rng.normal(size=30), 3)
@@ -538,7 +541,7 @@ def _excess_cases(v):
 def _excess_cases_computed(v):
     from l1lab.data.teacher import excess_risk_rows
     p, beta = v["params"]["p"], v["params"]["beta"]
-    rng = np.random.default_rng(v["params"]["d1"] * 101 + p)
+    rng = hidden_rng(v, v["params"]["d1"] * 101 + p)
     dense = np.round(rng.normal(0.0, 0.5, 10), 3)                    # d = 10, every coordinate nonzero
     star = np.zeros(40)
     star[:3] = 2.5 * (-1.0) ** np.arange(3)                           # the teacher itself: 0
@@ -603,7 +606,7 @@ def _sample_ratio(v):
 
 EXPONENTIATED_SCALING = Assignment(
     name="exponentiated_scaling", lecture="exponentiated_scaling", title="Excess risk and sample sizes, your teacher",
-    week=10, make_variant=_scaling_variant,
+    week=9, make_variant=_scaling_variant,
     intro="Your teacher: the sparse logistic teacher of the lectures with p = `task.params['p']` relevant features "
           "of weight ±β (β = `task.params['beta']`, signs alternating, +β first) among d features, x uniform on "
           "{-1, +1}^d and Pr[y = 1 | x] = 1/(1 + exp(−⟨w★, x⟩)). Your data: three decisions, the rows of `task.W` "

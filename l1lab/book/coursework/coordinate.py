@@ -1,5 +1,7 @@
-r"""Graded problems of the coordinate lectures: the ℓ1 problem (lecture 1), stochastic coordinate descent
-(lecture 2), the lower bound (lecture 3) and the fast solver (lecture 4).
+r"""Graded problems of the foundations and the coordinate lectures: the ℓ1 problem (``chapters/l1_problem`` and
+``chapters/l1_problem_optimality``), stochastic coordinate descent (``chapters/scd``, ``chapters/scd_practice``), the
+lower bound (``chapters/lower_bound``, ``chapters/lower_bound_measured``) and the fast solver (``chapters/fast_cd``,
+``chapters/fast_cd_solver``).
 
 Each student gets their own data (sizes, sparsity, the loss) and their own λ, step count and accuracy; the
 worked exercises of the lectures teach the formulas, these problems ask for them on new data and one step further
@@ -10,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._core import Assignment, Question
+from ._core import Assignment, Question, hidden_rng
 
 __all__ = ["ASSIGNMENTS", "FAST_CD", "L1_PROBLEM", "LOWER_BOUND", "SCD"]
 
@@ -60,7 +62,7 @@ def _residual_cases(v):
     from l1lab import reference_solution
     p = v["params"]
     w_star, _ = reference_solution(_problem(v), tol=1e-12)
-    rng = np.random.default_rng(len(v["y"]))
+    rng = hidden_rng(v, len(v["y"]))
     w_other = np.where(rng.random(p["d"]) < 0.3, rng.normal(size=p["d"]), 0.0)
     return [((X, y, w, lam), _problem(v, X, y, lam).optimality_residual(w))
             for X, y, w, lam in ((v["X"], v["y"], w_star, p["lam"]), (v["X"], v["y"], w_other, 2 * p["lam"]),
@@ -152,7 +154,7 @@ def _scd_run(problem, coords):
 
 def _scd_cases(v):
     p = v["params"]
-    rng = np.random.default_rng(p["T"])
+    rng = hidden_rng(v, p["T"])
     half = p["m"] // 2
     coords2 = rng.integers(0, p["d"], size=2 * p["d"])
     cases = [((v["X"], v["y"], p["lam"], v["coords"]), _scd_run(_problem(v), v["coords"])),
@@ -297,6 +299,8 @@ def _ball_cases(v):
     k = B * B - 1
     inputs = [(s, B, r), (s, B, 2 * B), (3 * s, B, r / 2), (1, B, 0.5 / B), (7, 2.0, 2.0 * 7 / (7 + 3) - 0.01),
               (250, 3.0, 2.5), (s + 1, 2.5, 0.95 * 2.5 * (s + 1) / (s + 1 + 5.25)), (40, B, B * 40 / (40 + k))]
+    rng = hidden_rng(v, 1000 * s + int(B))
+    inputs.append((int(rng.integers(1, 3 * s + 2)), B, round(float(rng.uniform(0.1, 2.0)) * B, 3)))
     return [((si, Bi, ri), _ball_risk(si, Bi, ri)) for si, Bi, ri in inputs]
 
 
@@ -447,7 +451,7 @@ def _fast_other(v):
     """Other data for the hidden checks: the first half of the examples, another lambda, other weights, another
     stream."""
     p = v["params"]
-    rng = np.random.default_rng(p["T"] + p["d"])
+    rng = hidden_rng(v, p["T"] + p["d"])
     half = p["m"] // 2
     return (v["X"][:half], v["y"][:half], 0.6 * p["lam"], np.round(rng.uniform(0.2, 3.0, size=p["d"]), 2),
             rng.integers(0, p["d"], size=2 * p["d"]))

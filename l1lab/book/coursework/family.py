@@ -1,5 +1,5 @@
 r"""Graded problems of the lecture that ties the stochastic methods together ("One family: mirror descent and dual
-averaging", lecture 17).
+averaging", ``chapters/family``).
 
 The worked exercises of that lecture derive EG±'s link in one dimension and the threshold of dual averaging; its
 exercise notebook computes the step of RDA and Theorem 3's bound at a fixed step.  The graded problems go one step
@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-from ._core import Assignment, Question
+from ._core import Assignment, Question, hidden_rng
 from ._core import cached as _cached
 from .coordinate import _data, _round
 
@@ -44,7 +44,7 @@ def _rda_cases(v):
     def compute():
         p = v["params"]
         X, y, m = v["X"], v["y"], p["m"]
-        rng = np.random.default_rng(v["seed"] % 100_003)
+        rng = hidden_rng(v, v["seed"] % 100_003)
         cases = []
         for lam, gamma, T, seed in ((p["lam"], p["gamma"], p["T"], v["seed"]),
                                     (3 * p["lam"], p["gamma"], p["T"] // 3, v["seed"] + 1),    # sparser

@@ -1,5 +1,7 @@
 r"""Graded problems of the lectures on regularizers that do more than select: the Primal Gradient Solver
-(lecture 12), more data and less time (13), RADAR (14), its guarantees (15) and its constant epochs (16).
+(``chapters/pgs``, ``chapters/pgs_guarantee``), more data and less time (``chapters/pgs_more_data``,
+``chapters/pgs_more_data_text``), RADAR (``chapters/radar``, ``chapters/radar_epochs``), its guarantees
+(``chapters/radar_theory``, ``chapters/radar_theory_corollaries``) and its constant epochs (``chapters/radar_const``).
 
 The worked exercises of these lectures compute Figure 2 on the ball, the regret of a first round, Corollary 1 and
 Theorem 2 with unit constants; RADAR's closed-form update, the epochs of (9) that fit, the smallest σ of
@@ -17,7 +19,7 @@ import math
 
 import numpy as np
 
-from ._core import Assignment, Question
+from ._core import Assignment, Question, hidden_rng
 from ._core import cached as _cached
 from .coordinate import _data, _round
 
@@ -70,7 +72,7 @@ def _pgs_average_cases(v):
         p = v["params"]
         loss, X, y, sigma = p["loss"], v["X"], v["y"], p["sigma"]
         B = _pgs_radius(loss, y, sigma, p["p"])
-        rng = np.random.default_rng(p["m"] * 1009 + p["T"])
+        rng = hidden_rng(v, p["m"] * 1009 + p["T"])
         half = p["m"] // 2
         p2 = 2.0 if p["p"] != 2.0 else 1.5
         B2 = _pgs_radius(loss, y[:half], 2 * sigma, p2)
@@ -109,7 +111,7 @@ def _pgs_regret(v):
 
 
 PGS = Assignment(
-    name="pgs", lecture="pgs", title="The Primal Gradient Solver on your data", week=11,
+    name="pgs", lecture="pgs", title="The Primal Gradient Solver on your data", week=10,
     make_variant=_pgs_variant,
     intro="Your data: `task.X` (m × n, entries in [-1, 1]; the lecture's letters: n features), `task.y`, the loss "
           "`task.params['loss']` (logistic: l(a, y) = log(1 + exp(−y a)); squared: l(a, y) = (a − y)²/2, l1lab's), "
@@ -304,7 +306,7 @@ def _more_sparse_cases(v):
     def compute():
         p = v["params"]
         loss, X, y = p["loss"], v["X"], v["y"]
-        rng = np.random.default_rng(p["n"] * 7 + p["T"])
+        rng = hidden_rng(v, p["n"] * 7 + p["T"])
         X2 = _sparse_rows(rng, 400, 5_000, 3, 8)
         y2 = _labels(rng, X2, 8, 0.05)
         p2 = 1.6 if p["p"] == 2.0 else 2.0
@@ -353,7 +355,7 @@ def _more_best_p(v):
 
 
 PGS_MORE_DATA = Assignment(
-    name="pgs_more_data", lecture="pgs_more_data", title="More data, less time: your sparse data", week=11,
+    name="pgs_more_data", lecture="pgs_more_data", title="More data, less time: your sparse data", week=10,
     make_variant=_more_variant,
     intro="Your data: `task.X`, a scipy.sparse CSR matrix (m × n, a few nonzeros per row, entries in [-1, 1]), "
           "labels `task.y` (±1), the loss `task.params['loss']` (hinge: l(a, y) = max(0, 1 − y a), whose "
@@ -539,7 +541,7 @@ def _radar_cases(v):
     def compute():
         p = v["params"]
         X, y, th = v["X"], v["y"], v["theta_star"]
-        rng = np.random.default_rng(p["d"] * 31 + p["T"])
+        rng = hidden_rng(v, p["d"] * 31 + p["T"])
         d2 = p["d"] // 2 + 10
         th2 = np.zeros(d2)
         th2[rng.choice(d2, size=p["s"], replace=False)] = rng.uniform(0.4, 1.0, p["s"]) * rng.choice([-1, 1], p["s"])
@@ -572,7 +574,7 @@ def _radar_lemma(v):
 
 
 RADAR = Assignment(
-    name="radar", lecture="radar", title="RADAR on your stream", week=12,
+    name="radar", lecture="radar", title="RADAR on your stream", week=11,
     make_variant=_radar_variant,
     intro="Your stream: T samples, the rows of `task.X` (x uniform on [−B, B]^d) and `task.y` = ⟨θ★, x⟩ + w, "
           "w ~ N(0, η²), with your B and η² = `task.params['eta2']`; the loss is (y − ⟨θ, x⟩)²/2 and θ★ = "
@@ -762,7 +764,7 @@ def _weak_cases(v):
         from l1lab.data.radar import weakly_sparse_theta
         p = v["params"]
         th, q, tau = v["theta"], p["q"], p["tau"]
-        rng = np.random.default_rng(p["d3"] * 13 + p["T"] % 1000)
+        rng = hidden_rng(v, p["d3"] * 13 + p["T"] % 1000)
         other = weakly_sparse_theta(300, 1.0, seed=int(rng.integers(2 ** 31)))
         ties = np.array([3.0, -3.0, 1.0, 1.0, 0.0, 0.0, 0.5, -0.25, 0.0, 2.0])
         inputs = [(th, q, tau), (th, q, 10 * tau), (th, q, tau / 1000), (ties, 0.5, 0.7), (ties, 1.0, 0.05),
@@ -800,7 +802,7 @@ def _theory_best_s(v):
 
 
 RADAR_THEORY = Assignment(
-    name="radar_theory", lecture="radar_theory", title="What RADAR guarantees, at your constants", week=12,
+    name="radar_theory", lecture="radar_theory", title="What RADAR guarantees, at your constants", week=11,
     make_variant=_theory_variant,
     intro="Natural logarithms throughout, except the log₂ of κ_T (the paper's (11)). Your weakly sparse vector θ★ "
           "is `task.theta` (also the single row of `task.X`).",
@@ -930,7 +932,7 @@ def _const_cases(v):
         p = v["params"]
         X, y, order = v["X"], v["y"], v["order"]
         half = p["n"] // 2
-        rng = np.random.default_rng(p["n"] * 17 + p["T"])
+        rng = hidden_rng(v, p["n"] * 17 + p["T"])
         cases = [(X, y, order, p["R1"], p["K"]), (X, y, order, p["R1"], p["Ks"][2]),
                  (X, y, order[: p["T"] // 2], 1.5 * p["R1"], 4),
                  (X[:half], y[:half], rng.integers(0, half, size=1500), p["R1"], 7)]

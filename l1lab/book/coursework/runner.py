@@ -10,10 +10,16 @@ roster) :func:`grade_submission`:
    hangs stops the notebook there; what was answered before counts);
 2. in the same kernel, a harness reads each answer (a value, or the student's function called on the student's
    variant and on more inputs, each call with a time limit and with l1lab out of reach:
-   :func:`l1lab.book.coursework.guard.own_code_only`) and prints it as JSON, one line per question;
+   :func:`l1lab.book.coursework.guard.own_code_only`) and prints it as JSON, one line per question.  The more
+   inputs are drawn by the grader with a secret of that run (:func:`l1lab.book.coursework.hidden_rng`) and
+   reach the kernel only after the submission's cells have run (the worker reads them from its standard input
+   and hands them to the harness): no cell can compute them, nor look their answers up, in advance; the
+   expected answers are never computed in the kernel;
 3. back in the **grader's process**, the JSON is parsed (never unpickled) and each answer compared with the
    expected answer the grader computes for that identifier with l1lab; the submission's code cells are read too:
-   a cell the handout did not give that names l1lab voids the answers it defines (value answers: any such cell).
+   a cell the handout did not give that names l1lab, or reaches into the checker's internals (the task's
+   reference answers, its variant or assignment objects, attribute lookups by name), voids the answers it defines
+   (value answers: any such cell).
 
 So a notebook that redefines the checks, patches l1lab in its kernel or writes a gradebook changes only its own
 answers: the checks, the points and the gradebook live in the grader's process and folder.  The wall-clock limit
@@ -44,8 +50,13 @@ __all__ = ["GradeResult", "MARKER", "collect", "grade_folder", "grade_submission
 
 #: the prefix of the harness's output lines
 MARKER = "L1LAB-ANSWER "
-#: what a cell may not name unless the handout gave it
-_L1LAB = re.compile(r"\bl1lab\b|__import__|importlib|\bexec\s*\(|\beval\s*\(")
+#: what a cell may not name unless the handout gave it: l1lab, imports by name, code from strings, and the ways
+#: into the checker's reference answers (a task's ``_reference``, ``variant`` (its cache), ``assignment`` and
+#: questions, attribute lookups by name)
+_L1LAB = re.compile(r"\bl1lab\b|__import__|importlib|\bexec\s*\(|\beval\s*\(|\bcompile\s*\("
+                    r"|\.\s*_reference\b|\.\s*expected\b|\.\s*variant\b|\.\s*assignment\b|\.\s*question\s*\("
+                    r"|\b_cache\b|\b_secret\b"
+                    r"|\bgetattr\s*\(|\bvars\s*\(|__dict__|__class__|__globals__|\bsys\s*\.\s*modules\b|\bgc\b|\binspect\b")
 _STUDENT_CELL = re.compile(r"""\A\s*STUDENT\s*=\s*(["'])[^"'\n]*\1\s*\Z""")
 
 
@@ -64,23 +75,33 @@ class GradeResult:
 
 
 # --------------------------------------------------------------------------------------------- in the kernel
-def collect(assignment_name: str, identifier: str, namespace: dict, seconds: float = 60.0):
+def collect(assignment_name: str, identifier: str, namespace: dict, seconds: float = 60.0, inputs_path=None):
     """The harness, run in the submission's kernel after its cells: print each question's answer as one JSON line
     (``MARKER`` then ``{"question", "answer", "why"}``); a function is called with a time limit of ``seconds``
-    per question."""
+    per question, on the grader's inputs (a pickle at ``inputs_path``, {question: [args, ...]}, deleted once
+    read) or, without them, on the task's own reference inputs."""
+    import pickle
+
     from . import assignment
 
     task = assignment(assignment_name).task(identifier)
+    inputs = {}
+    if inputs_path is not None:
+        with open(inputs_path, "rb") as f:
+            inputs = pickle.load(f)
+        os.remove(inputs_path)
 
     def alarm(signum, frame):
         raise TimeoutError(f"the function took longer than {seconds:g} s")
 
     for q in task.assignment.questions:
-        task.expected(q.name)                    # the inputs, outside the guard and the clock
+        given = inputs.get(q.name)
+        if q.kind == "function" and given is None:
+            task._reference(q.name)              # the inputs, outside the guard and the clock
         previous = signal.signal(signal.SIGALRM, alarm)
         signal.setitimer(signal.ITIMER_REAL, seconds)
         try:
-            answer, why = task.answer_of(q.name, namespace)
+            answer, why = task.answer_of(q.name, namespace, inputs=given)
         except TimeoutError as err:
             answer, why = None, str(err)
         finally:
@@ -102,17 +123,24 @@ def _limits(memory_mb, cpu_seconds):
 
 def _worker(argv=None):
     """``python -m l1lab.book.coursework.runner NOTEBOOK ASSIGNMENT IDENTIFIER CELL_SECONDS``: execute the
-    notebook in a fresh kernel, then the harness; print the harness's lines and one status line."""
+    notebook in a fresh kernel, then the harness on the inputs read from standard input (the grader's pickle, read
+    before the notebook starts and written for the harness only after its cells have run); print the harness's
+    lines and one status line."""
+    import secrets
+
     import nbformat
     from nbclient import NotebookClient
     from nbclient.exceptions import CellExecutionError, CellTimeoutError, DeadKernelError
 
     path, name, identifier, cell_seconds = (argv or sys.argv[1:])[:4]
     cell_seconds = float(cell_seconds)
+    inputs = sys.stdin.buffer.read()
+    inputs_path = os.path.join(os.path.dirname(os.path.abspath(path)), f".inputs-{secrets.token_hex(8)}.pkl")
     nb = nbformat.read(path, as_version=4)
     harness = nbformat.v4.new_code_cell(
         "from l1lab.book.coursework.runner import collect as _l1lab_collect\n"
-        f"_l1lab_collect({name!r}, {identifier!r}, globals(), {cell_seconds!r})")
+        f"_l1lab_collect({name!r}, {identifier!r}, globals(), {cell_seconds!r}, "
+        f"{inputs_path if inputs else None!r})")
     client = NotebookClient(nb, timeout=int(cell_seconds), kernel_name="python3", allow_errors=False,
                             interrupt_on_timeout=True, resources={"metadata": {"path": os.path.dirname(path)}})
     status = None
@@ -138,6 +166,9 @@ def _worker(argv=None):
             n_questions = len(nb.cells) + 1
             client.timeout = int(cell_seconds * n_questions + 30)
             nb.cells.append(harness)
+            if inputs:
+                with open(inputs_path, "wb") as f:
+                    f.write(inputs)
             client.execute_cell(harness, len(nb.cells) - 1)
         except Exception as err:  # the harness cannot run: the answers read so far stand
             status = (status + "; " if status else "") + f"the answers could not all be read ({type(err).__name__})"
@@ -191,13 +222,14 @@ def _source_findings(assignment, identifier, nb):
     defined = set().union(*(_defined_in(s) for s in naming))
     for q in assignment.questions:
         if q.kind == "value" or q.variable in defined:
-            void[q.name] = ("a cell of yours names l1lab (or imports by name): the exercise asks for your own code, "
-                            "so this answer earns no points")
+            void[q.name] = ("a cell of yours names l1lab (or imports by name) or reaches into the checker's internals: "
+                            "the exercise asks for your own code, so this answer earns no points")
     return void
 
 
-def _container_command(image, tmp, argv):
-    return ["docker", "run", "--rm", "--network", "none", "--read-only", "--tmpfs", "/tmp",
+def _container_command(image, tmp, argv, name, memory_mb):
+    return ["docker", "run", "--rm", "-i", "--name", name, "--network", "none", "--read-only", "--tmpfs", "/tmp",
+            "--memory", f"{int(memory_mb)}m", "--pids-limit", "256",
             "-v", f"{tmp}:/submission", "-w", "/submission", "-e", "HOME=/submission", image,
             "python", "-m", "l1lab.book.coursework.runner", *argv]
 
@@ -208,14 +240,20 @@ def grade_submission(assignment, identifier: str, notebook: bytes | str | Path, 
     """Grade one submission (the notebook's bytes or path) of the student ``identifier``: see the module's
     description.  Never raises for a bad submission: a notebook that is empty, raises, hangs or is not a notebook
     gets the points it earned and the feedback says why."""
+    import pickle
+    import secrets
+
     import nbformat
 
     from . import assignment as _assignment
     if isinstance(assignment, str):
         assignment = _assignment(assignment)
     task = assignment.task(identifier)
+    task.variant["_secret"] = secrets.randbits(62)   # this run's hidden inputs: drawn here, unknown to the notebook
     for q in assignment.questions:                # the references first, before anything of the submission runs
-        task.expected(q.name)
+        task._reference(q.name)
+    inputs = pickle.dumps({q.name: [args for args, _ in task._reference(q.name)]
+                           for q in assignment.questions if q.kind == "function"})
     points = {q.name: 0 for q in assignment.questions}
     maxima = {q.name: q.points for q in assignment.questions}
     result = GradeResult(identifier, points, maxima)
@@ -237,23 +275,27 @@ def grade_submission(assignment, identifier: str, notebook: bytes | str | Path, 
         with open(path, "wb") as f:
             f.write(data)
         argv = ["submission.ipynb" if container else path, assignment.name, identifier, str(cell_seconds)]
-        cmd = _container_command(container, tmp, argv) if container else \
+        box = f"l1lab-grade-{secrets.token_hex(6)}"
+        cmd = _container_command(container, tmp, argv, box, memory_mb) if container else \
             [sys.executable, "-m", "l1lab.book.coursework.runner", *argv]
         env = {k: v for k, v in os.environ.items() if not k.startswith(("JUPYTER", "IPY"))}
         env.update(HOME=tmp, MPLBACKEND="Agg", PYTHONDONTWRITEBYTECODE="1")
         proc = subprocess.Popen(cmd, cwd=tmp, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                stdin=subprocess.DEVNULL, text=True, start_new_session=True,
+                                stdin=subprocess.PIPE, start_new_session=True,
                                 preexec_fn=None if container else _limits(memory_mb, int(total_seconds)))
         try:
-            out, _ = proc.communicate(timeout=total_seconds)
+            out, _ = proc.communicate(inputs, timeout=total_seconds)
         except subprocess.TimeoutExpired:
+            if container:                         # the client's death does not stop the container
+                subprocess.run(["docker", "kill", box], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             _kill(proc)
             out, _ = proc.communicate()
             result.feedback.append(f"the submission ran longer than {total_seconds:g} s and was stopped")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     answers, status = {}, None
-    for line in (out or "").splitlines():
+    out = (out or b"").decode("utf-8", errors="replace")
+    for line in out.splitlines():
         if not line.startswith(MARKER):
             continue
         try:

@@ -1,5 +1,7 @@
-r"""Graded problems of the sparse stochastic gradient lectures: SMIDAS (lecture 5), truncated gradient and when the
-p-norm link pays (lecture 6), and the experiments of Section 4 (lecture 7).
+r"""Graded problems of the sparse stochastic gradient lectures: SMIDAS (``chapters/smidas``,
+``chapters/smidas_guarantee``), truncated gradient and when the p-norm link pays (``chapters/smidas_truncgrad``,
+``chapters/smidas_truncgrad_prop4``), and the experiments of Section 4 (``chapters/experiments``,
+``chapters/experiments_claims``).
 
 Each student gets their own data (sizes, density of the examples, the loss) and their own λ, step size, stream of
 examples and horizon.  The worked exercises of the lectures write the last iterate of SMIDAS and of the
@@ -17,7 +19,7 @@ import math
 
 import numpy as np
 
-from ._core import Assignment, Question
+from ._core import Assignment, Question, hidden_seed
 
 __all__ = ["ASSIGNMENTS", "EXPERIMENTS", "SMIDAS", "SMIDAS_TRUNCGRAD"]
 
@@ -117,8 +119,8 @@ def _smidas_cases(v):
     X, y, loss = v["X"], v["y"], p["loss"]
     half, cols = p["m"] // 2, max(5, p["d"] // 2)
     cases = [(X, y, p["lam"], p["eta"], p["T"], p["seed"]),
-             (X[:half], y[:half], p["lam"] / 2, 2 * p["eta"], 300, p["seed"] + 1),
-             (X[:, :cols], y, 2 * p["lam"], p["eta"], 500, 0)]
+             (X[:half], y[:half], p["lam"] / 2, 2 * p["eta"], 300, hidden_seed(v, p["seed"] + 1)),
+             (X[:, :cols], y, 2 * p["lam"], p["eta"], 500, hidden_seed(v, 0))]
     return [(args, _smidas_average(args[0], args[1], loss, *args[2:])) for args in cases]
 
 
@@ -257,8 +259,8 @@ def _langford_cases(v):
     X, y = v["X"], v["y"]
     half = p["m"] // 2
     cases = [(X, y, p["eta"], p["T"], p["seed"], p["K"], p["gravity"], p["threshold"]),
-             (X[:half], y[:half], p["eta"] / 2, 401, p["seed"] + 1, 1, p["lam"], math.inf),
-             (X, y, p["eta"], 700, 3, 5, 2 * p["gravity"], p["threshold"] / 4)]
+             (X[:half], y[:half], p["eta"] / 2, 401, hidden_seed(v, p["seed"] + 1), 1, p["lam"], math.inf),
+             (X, y, p["eta"], 700, hidden_seed(v, 3), 5, 2 * p["gravity"], p["threshold"] / 4)]
     return [(args, _langford(*args)) for args in cases]
 
 
@@ -406,8 +408,8 @@ def _tuning_cases(v):
     X, y = v["X"], v["y"]
     half = p["m"] // 2
     cases = [(X, y, p["lam"], list(p["grid"]), p["epochs"], p["seed"]),
-             (X[:half], y[:half], p["lam"] / 2, [1e-3, 1e-2, 1e-1, 1.0, 10.0], 3, p["seed"] + 1),
-             (X[:, : p["d"] // 2], y, 2 * p["lam"], [5e-3, 5e-2, 5e-1], 2, 0)]
+             (X[:half], y[:half], p["lam"] / 2, [1e-3, 1e-2, 1e-1, 1.0, 10.0], 3, hidden_seed(v, p["seed"] + 1)),
+             (X[:, : p["d"] // 2], y, 2 * p["lam"], [5e-3, 5e-2, 5e-1], 2, hidden_seed(v, 0))]
     out = []
     for args in cases:
         sweep = _sweep(*args)
