@@ -53,20 +53,34 @@ def _deriv0(loss, y):
     return -y if loss == "squared" else -y / 2.0
 
 
+def _with_intercept(v, X=None, y=None, lam=None, c=None):
+    """Problem (1) with the weighted penalty lam sum_j c_j |w_j| and an unpenalized intercept (a column of ones of
+    weight 0), the problem of the graded questions that go a step beyond the practice notebook."""
+    from l1lab import Problem
+    X = v["X"] if X is None else X
+    c = v["weights"] if c is None else c
+    return Problem(np.hstack([X, np.ones((X.shape[0], 1))]), v["y"] if y is None else y, v["params"]["loss"],
+                   v["params"]["lam"] if lam is None else lam, penalty_weights=np.r_[c, 0.0])
+
+
 def _weighted_lam_max(v):
-    p = v["params"]
-    return float(np.max(np.abs(v["X"].T @ _deriv0(p["loss"], v["y"])) / p["m"] / v["weights"]))
+    return float(_with_intercept(v).lambda_max)
 
 
 def _residual_cases(v):
     from l1lab import reference_solution
     p = v["params"]
-    w_star, _ = reference_solution(_problem(v), tol=1e-12)
+    problem = _with_intercept(v)
+    wb_star, _ = reference_solution(problem, tol=1e-12)
     rng = hidden_rng(v, len(v["y"]))
     w_other = np.where(rng.random(p["d"]) < 0.3, rng.normal(size=p["d"]), 0.0)
-    return [((X, y, w, lam), _problem(v, X, y, lam).optimality_residual(w))
-            for X, y, w, lam in ((v["X"], v["y"], w_star, p["lam"]), (v["X"], v["y"], w_other, 2 * p["lam"]),
-                                 (v["X"][: p["m"] // 2], v["y"][: p["m"] // 2], np.zeros(p["d"]), p["lam"] / 3))]
+    c_other = np.round(rng.uniform(0.5, 2.0, size=p["d"]), 2)
+    half = p["m"] // 2
+    cases = ((v["X"], v["y"], wb_star[:-1], wb_star[-1], p["lam"], v["weights"]),
+             (v["X"], v["y"], w_other, float(rng.normal()), 2 * p["lam"], c_other),
+             (v["X"][:half], v["y"][:half], np.zeros(p["d"]), 0.0, p["lam"] / 3, v["weights"]))
+    return [((X, y, w, b, lam, c), _with_intercept(v, X, y, lam, c).optimality_residual(np.r_[w, b]))
+            for X, y, w, b, lam, c in cases]
 
 def _optimal_value(v):
     from l1lab import reference_solution
@@ -80,39 +94,48 @@ L1_PROBLEM = Assignment(
           "(squared: L(a, y) = (a − y)²/2; logistic: L(a, y) = log(1 + exp(−y a))), and `task.weights`.",
     questions=(
         Question(
-            "q1", "λ_max of a weighted penalty", points=2, difficulty=2, minutes=15, kind="value",
-            prompt="The lecture's λ_max is the smallest λ at which w = 0 minimizes P. With a **weighted** penalty "
-                   "λ Σ_j c_j |w_j| (weights c_j = `task.weights[j]` > 0), what is the smallest λ at which w = 0 is "
-                   "optimal, for your data and your loss ({loss})? Assign it to `answer_q1`.",
+            "q1", "λ_max with weights and an intercept", points=2, difficulty=2, minutes=20, kind="value",
+            prompt="The practice notebook found λ_max for a weighted penalty λ Σ_j c_j |w_j| without an intercept. "
+                   "Now the model is ⟨w, x⟩ + b with an **unpenalized intercept** b: P(w, b) = (1/m) Σ_i "
+                   "L(⟨w, x_i⟩ + b, y_i) + λ Σ_j c_j |w_j| (weights c_j = `task.weights[j]`). What is the smallest "
+                   "λ at which the minimizer has w = 0 (b then takes its best value alone), for your data and your "
+                   "loss ({loss})? Assign it to `answer_q1`.",
             expected=_weighted_lam_max,
-            solution="p = task.params\n"
-                     "deriv0 = -task.y if p['loss'] == 'squared' else -task.y / 2\n"
-                     "answer_q1 = np.max(np.abs(task.X.T @ deriv0) / p['m'] / task.weights)",
-            rtol=1e-9, atol=1e-12),
+            solution="p, y = task.params, task.y\n"
+                     "if p['loss'] == 'squared':\n"
+                     "    slopes = y.mean() - y                  # L'(b*, y) at the best intercept b* = mean(y)\n"
+                     "else:\n"
+                     "    b = np.log(np.mean(y > 0) / np.mean(y < 0))   # the best intercept: log-odds of the labels\n"
+                     "    slopes = -y / (1 + np.exp(y * b))\n"
+                     "answer_q1 = np.max(np.abs(task.X.T @ slopes) / p['m'] / task.weights)",
+            rtol=1e-8, atol=1e-12),
         Question(
-            "q2", "An optimality residual", points=3, difficulty=2, minutes=20, kind="function",
-            function="residual",
-            prompt="Write `residual(X, y, w, lam)`: for the {loss} loss, the largest distance, over the coordinates "
-                   "j, from −∂_j C(w) to λ times the subdifferential of |w_j| (so 0 exactly at the minimizer, the "
-                   "optimality condition of the lecture). It is checked on your data at the optimum, at another "
-                   "point and on other data.",
-            starter="def residual(X, y, w, lam):\n    PLACEHOLDER",
+            "q2", "An optimality residual, with weights and an intercept", points=3, difficulty=2, minutes=25,
+            kind="function", function="residual",
+            prompt="Write `residual(X, y, w, b, lam, c)`: for the {loss} loss and the problem of q1 (weights c, an "
+                   "unpenalized intercept b), the largest distance from −∂C to the subdifferential of the penalty, "
+                   "over the coordinates w_j (to λ c_j times that of |w_j|) and the intercept (to 0: its penalty "
+                   "is 0); so 0 exactly at the minimizer. It is checked on your data at the optimum, at another "
+                   "point with other weights and on other data.",
+            starter="def residual(X, y, w, b, lam, c):\n    PLACEHOLDER",
             expected=_residual_cases,
-            solution="def residual(X, y, w, lam):\n"
-                     "    a = X @ w\n"
+            solution="def residual(X, y, w, b, lam, c):\n"
+                     "    a = X @ w + b\n"
                      "    if task.params['loss'] == 'squared':\n"
                      "        lp = a - y\n"
                      "    else:\n"
                      "        lp = -y / (1 + np.exp(y * a))\n"
                      "    g = X.T @ lp / len(y)\n"
-                     "    r = np.where(w != 0, np.abs(g + lam * np.sign(w)), np.maximum(np.abs(g) - lam, 0))\n"
-                     "    return r.max()",
+                     "    t = lam * np.asarray(c)\n"
+                     "    r = np.where(w != 0, np.abs(g + t * np.sign(w)), np.maximum(np.abs(g) - t, 0))\n"
+                     "    return max(r.max(), abs(lp.mean()))",
             rtol=1e-6, atol=1e-9),
         Question(
             "q3", "The optimal value, certified", points=3, difficulty=3, minutes=30, kind="value",
             prompt="Minimize P(w) = (1/m) Σ L(⟨w, x_i⟩, y_i) + λ‖w‖₁ for your data, loss ({loss}) and λ = {lam} "
-                   "with your own code (a proximal gradient or coordinate method), until your `residual` is below "
-                   "1e-10, and assign the optimal value P★ to `answer_q3` (checked to a relative 1e-7).",
+                   "(no weights, no intercept) with your own code (a proximal gradient or coordinate method), until "
+                   "its optimality residual is below 1e-10, and assign the optimal value P★ to `answer_q3` (checked "
+                   "to a relative 1e-7).",
             expected=_optimal_value,
             solution="X, y, lam, m = task.X, task.y, task.params['lam'], task.params['m']\n"
                      "beta = 1.0 if task.params['loss'] == 'squared' else 0.25\n"
@@ -123,7 +146,10 @@ L1_PROBLEM = Assignment(
                      "    lp = a - y if beta == 1.0 else -y / (1 + np.exp(y * a))\n"
                      "    z = w - X.T @ lp / m / L\n"
                      "    w = np.sign(z) * np.maximum(np.abs(z) - lam / L, 0)\n"
-                     "    if residual(X, y, w, lam) < 1e-10:\n"
+                     "    a = X @ w\n"
+                     "    g = X.T @ (a - y if beta == 1.0 else -y / (1 + np.exp(y * a))) / m\n"
+                     "    r = np.where(w != 0, np.abs(g + lam * np.sign(w)), np.maximum(np.abs(g) - lam, 0))\n"
+                     "    if r.max() < 1e-10:\n"
                      "        break\n"
                      "a = X @ w\n"
                      "loss = 0.5 * (a - y) ** 2 if beta == 1.0 else np.logaddexp(0, -y * a)\n"
