@@ -2,7 +2,8 @@
 
 Static checks of every player on every page: the grid holds a frame for every combination of the offered values,
 every cheap control offers all the positions of the live widget, every frame is a file beside the pages (none left
-inline) whose SHA-256 is the hash the build wrote for that setting, and every page stays within its weight budget.
+inline) whose SHA-256 is the hash the build wrote for that setting, and every page with a player or questions
+(``l1lab.book.quiz``) stays within its weight budget.
 
 In headless Chromium, with every request that leaves the build folder blocked: for every player, every control is
 moved with the keyboard (sliders with the arrow keys, list boxes and checkboxes from the keyboard too) through
@@ -21,7 +22,8 @@ import pytest
 from conftest import HTML
 from test_reader import PAGES, _in_build
 
-#: the weight budget of a page (its HTML and the frames of its players) and of all the players' frames of the book
+#: the weight budget of a page with players or questions (its HTML and the frames of its players) and of all the
+#: players' frames of the book
 PAGE_BUDGET = 10 * 2 ** 20
 BOOK_BUDGET = 80 * 2 ** 20
 
@@ -36,6 +38,9 @@ def players_of(page):
 
 
 PLAYER_PAGES = [p for p in PAGES if (HTML / f"{p}.html").exists() and players_of(p)]
+#: the pages with questions (each quiz block holds its manifest, ``l1lab.book.quiz``)
+QUIZ_PAGES = [p for p in PAGES if (HTML / f"{p}.html").exists()
+              and 'class="l1lab-quiz-data"' in (HTML / f"{p}.html").read_text(encoding="utf-8")]
 
 
 def _frame_file(page, src):
@@ -72,7 +77,7 @@ def test_grids_are_complete_and_frames_are_the_hashed_files(page):
 
 def test_weight_budgets():
     sizes = {}
-    for page in PLAYER_PAGES:
+    for page in dict.fromkeys(PLAYER_PAGES + QUIZ_PAGES):     # a page with questions and no player: its HTML
         files = {_frame_file(page, f["src"]) for pl in players_of(page) for f in pl["frames"].values() if "src" in f}
         sizes[page] = (HTML / f"{page}.html").stat().st_size + sum(p.stat().st_size for p in files)
     heavy = {p: round(s / 2 ** 20, 1) for p, s in sizes.items() if s > PAGE_BUDGET}
@@ -182,28 +187,49 @@ _CONTRAST = """() => {
   const ground = e => { for (; e; e = e.parentElement) { const c = getComputedStyle(e).backgroundColor;
                           if (rgb(c).length < 4 || rgb(c)[3] > 0.5) return c; } return 'rgb(255, 255, 255)'; };
   const out = [];
+  const measure = (name, e) => {
+    const a = lum(getComputedStyle(e).color), b = lum(ground(e));
+    out.push([name + ' ' + (e.className || e.tagName), (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05)]);
+  };
   for (const root of document.querySelectorAll('.l1lab-player')) {
     for (const e of root.querySelectorAll('label, select, output, .l1lab-player-setting, .l1lab-player-note')) {
-      const a = lum(getComputedStyle(e).color), b = lum(ground(e));
-      out.push([root.dataset.l1labPlayer + ' ' + (e.className || e.tagName),
-                (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05)]);
+      measure(root.dataset.l1labPlayer, e);
     }
   }
-  return {theme: document.documentElement.dataset.theme, ratios: out};
+  // the questions: title, prompts, labels and choices, links, code, text fields, buttons and feedback
+  for (const root of document.querySelectorAll('.l1lab-quiz')) {
+    for (const e of root.querySelectorAll('.l1lab-quiz-title, .l1lab-quiz-prompt, label, a, code, ' +
+                                          'input[type=text], button, .l1lab-quiz-feedback')) {
+      measure('quiz ' + root.dataset.l1labQuiz, e);
+    }
+  }
+  return {theme: document.documentElement.dataset.theme, ratios: out,
+          quizzes: document.querySelectorAll('.l1lab-quiz').length};
 }"""
+
+
+def _contrast_pages():
+    """A page with players and questions, or else the first page with players and the first with questions."""
+    both = [p for p in PLAYER_PAGES if p in QUIZ_PAGES]
+    return both[:1] or list(dict.fromkeys(PLAYER_PAGES[:1] + QUIZ_PAGES[:1]))
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_players_are_readable_in_both_colour_modes(browser, scheme):
-    """The controls' labels, list boxes, readouts, caption and note have a text contrast of at least 4.5:1 (WCAG AA)
-    on the ground they are drawn on, in the light and the dark colour mode of the theme."""
-    page = PLAYER_PAGES[0]
-    ctx = browser.new_context(color_scheme=scheme, viewport={"width": 1280, "height": 1200})
-    pg = ctx.new_page()
-    pg.route("**/*", lambda r: r.continue_() if r.request.url.startswith(("data:", "file://")) else r.abort())
-    pg.goto((HTML / f"{page}.html").as_uri(), wait_until="load", timeout=120_000)
-    state = pg.evaluate(_CONTRAST)
-    ctx.close()
-    assert state["theme"] == scheme
-    low = [(what, round(r, 2)) for what, r in state["ratios"] if r < 4.5]
-    assert state["ratios"] and not low, f"{scheme} mode: text below 4.5:1 contrast: {low[:5]}"
+    """The controls' labels, list boxes, readouts, caption and note of the players, and the title, prompts,
+    choices, links, text fields, buttons and feedback of the questions, have a text contrast of at least 4.5:1
+    (WCAG AA) on the ground they are drawn on, in the light and the dark colour mode of the theme."""
+    ratios, quizzes = [], 0
+    for page in _contrast_pages():
+        ctx = browser.new_context(color_scheme=scheme, viewport={"width": 1280, "height": 1200})
+        pg = ctx.new_page()
+        pg.route("**/*", lambda r: r.continue_() if r.request.url.startswith(("data:", "file://")) else r.abort())
+        pg.goto((HTML / f"{page}.html").as_uri(), wait_until="load", timeout=120_000)
+        state = pg.evaluate(_CONTRAST)
+        ctx.close()
+        assert state["theme"] == scheme, f"{page}: the theme is in {state['theme']} mode"
+        ratios += [(f"{page}: {what}", r) for what, r in state["ratios"]]
+        quizzes += state["quizzes"]
+    assert quizzes, "no questions measured"
+    low = [(what, round(r, 2)) for what, r in ratios if r < 4.5]
+    assert ratios and not low, f"{scheme} mode: text below 4.5:1 contrast: {low[:5]}"

@@ -2,10 +2,11 @@
 
 For every quiz block of every page: each numeric question is answered by typing the right value (then Enter) and a
 wrong one, each multiple-choice question by choosing every option with the arrow keys and pressing the Check button
-from the keyboard; the feedback must say "Right." for the right answer and give the explanation of the chosen
-option for a wrong one, and no console error may appear.  Every lecture has questions.  Each numeric answer
-equals the value its lecture glues under the question's ``source`` key (the executed notebooks in the build's
-execution cache), so an answer cannot drift from what the page states.
+from the keyboard; the feedback must give the verdict ("Right." for the right answer) and the question's or the
+chosen option's explanation, for a right and a wrong answer alike, and no console error may appear.  Every lecture
+has three to six questions.  Every numeric question names its glued value (``source``), and its answer equals the
+value its lecture glues under that key (the executed notebooks in the build's execution cache), so an answer
+cannot drift from what the page states.
 """
 import json
 import re
@@ -32,6 +33,13 @@ def _feedback(pg, form_id):
     return pg.locator(f"#{form_id} .l1lab-quiz-feedback")
 
 
+def _why(pg, template):
+    """The text of an explanation (the ``template`` element, a JavaScript expression) before its first formula:
+    MathJax renders formulas into other characters."""
+    why = pg.evaluate(f"{template}.content.textContent.trim()")
+    return re.split(r"\\[(\[]", why)[0].strip()
+
+
 def answer_all(pg, quiz):
     """Answer every question of ``quiz`` (its manifest) on the open page ``pg``; return the failures."""
     problems = []
@@ -42,6 +50,7 @@ def answer_all(pg, quiz):
         fb = _feedback(pg, fid)
         if q["kind"] == "numeric":
             field = pg.locator(f"#{fid}-input")
+            why = _why(pg, f"document.querySelector('#{fid} template.l1lab-quiz-why')")
             for value, verdict in ((q["answer"], "Right."),
                                    (q["answer"] * 1.5 + q["atol"] * 4 + (1.0 if q["answer"] == 0 else 0.0),
                                     "Not quite: too large.")):
@@ -50,8 +59,11 @@ def answer_all(pg, quiz):
                 pg.keyboard.type(repr(float(value)))
                 pg.keyboard.press("Enter")
                 text = fb.inner_text()
-                if not text.startswith(verdict):
-                    problems.append(f"{fid}: typed {value!r}, feedback {text[:80]!r}, expected {verdict!r}")
+                # the explanation is shown with either verdict, as for a chosen option below
+                explained = why[:20] in text if why else len(text) > len(verdict) + 1
+                if not text.startswith(verdict) or not explained:
+                    problems.append(f"{fid}: typed {value!r}, feedback {text[:80]!r}, expected {verdict!r} "
+                                    "and the explanation")
         else:
             radios = pg.locator(f"#{fid} input[type=radio]")
             n = radios.count()
@@ -61,10 +73,7 @@ def answer_all(pg, quiz):
                 if i:
                     pg.keyboard.press("ArrowDown")        # the next option (arrow keys move and choose)
                 chosen = pg.evaluate(f"document.querySelector('#{fid} input[type=radio]:checked').value")
-                why = pg.evaluate(f"document.querySelectorAll('#{fid} template.l1lab-quiz-why')[{i}].content"
-                                  ".textContent.trim()")
-                # the explanation's text before its first formula (MathJax renders formulas into other characters)
-                why = re.split(r"\\[(\[]", why)[0].strip()
+                why = _why(pg, f"document.querySelectorAll('#{fid} template.l1lab-quiz-why')[{i}]")
                 pg.keyboard.press("Tab")                  # to the Check button
                 pg.keyboard.press("Enter")
                 text = fb.inner_text()
@@ -137,10 +146,10 @@ def test_every_question_answers_back(page, browser, built_pages):
     assert not problems, f"{page}: " + "\n".join(problems[:10])
 
 
-def test_every_lecture_has_questions(built_pages):
+def test_every_lecture_has_three_to_six_questions(built_pages):
     counts = {p: sum(len(q["questions"]) for q in quizzes_of(p)) for p in LECTURES}
-    few = {p: n for p, n in counts.items() if n < 3}
-    assert not few, f"lectures with fewer than three questions in the page: {few}"
+    off = {p: n for p, n in counts.items() if not 3 <= n <= 6}
+    assert not off, f"lectures with fewer than three or more than six questions in the page: {off}"
 
 
 @pytest.mark.parametrize("page", [p for p in LECTURES if quizzes_of(p)])
@@ -151,9 +160,11 @@ def test_numeric_answers_are_the_glued_values(page, built_pages):
     wrong = []
     for quiz in quizzes_of(page):
         for q in quiz["questions"]:
-            if q["kind"] != "numeric" or q.get("source") is None:
+            if q["kind"] != "numeric":
                 continue
-            if q["source"] not in glued:
+            if q.get("source") is None:
+                wrong.append(f"{q['name']}: no source (glue the answer and pass its key as source=)")
+            elif q["source"] not in glued:
                 wrong.append(f"{q['name']}: no glued value {q['source']!r}")
             elif float(glued[q["source"]]) != q["answer"]:
                 wrong.append(f"{q['name']}: answer {q['answer']!r}, glued {glued[q['source']]!r}")

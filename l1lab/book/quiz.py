@@ -28,9 +28,25 @@ __all__ = ["QUIZ_CSS", "QUIZ_JS", "Choice", "Numeric", "Quiz", "show"]
 _NAME = re.compile(r"[a-z0-9][a-z0-9_-]*")
 
 
+#: a MyST link to a page, ``{doc}`text <target>``` or ``{doc}`target``` (after escaping: ``&lt;target&gt;``)
+_DOC = re.compile(r"\{doc\}`(?:([^`]*?)\s*&lt;([^`]+?)&gt;|([^`]+))`")
+
+
+def _doc_link(m) -> str:
+    text, target = (m.group(1), m.group(2)) if m.group(2) else (None, m.group(3))
+    target = target.strip()
+    if target.startswith("/") or not re.fullmatch(r"[\w./-]+", target):
+        raise ValueError(f"a question's {{doc}} link takes a page's path relative to its own page: {target!r}")
+    return f'<a href="{target}.html">{text or target}</a>'
+
+
 def _math(text: str) -> str:
-    """Markdown-ish text to HTML: escaped, ``$...$`` to MathJax's inline delimiters, `code` and *emphasis*."""
+    """Markdown-ish text to HTML: escaped, ``$...$`` to MathJax's inline delimiters, `code`, *emphasis* and
+    ``{doc}`text <page>``` links.  A question is the HTML output of a code cell, where MyST does not resolve roles:
+    a link's target is the page's path relative to the page of the question (as in the prose of that page), and
+    it points at that page's HTML file, as the built book lays them out."""
     out = html.escape(text, quote=False)
+    out = _DOC.sub(_doc_link, out)
     out = re.sub(r"\$\$(.+?)\$\$", r"\\[\1\\]", out, flags=re.S)
     out = re.sub(r"(?<!\\)\$(.+?)(?<!\\)\$", r"\\(\1\\)", out)
     out = re.sub(r"`([^`]+)`", r"<code>\1</code>", out)
@@ -161,6 +177,7 @@ QUIZ_CSS = """
 .l1lab-quiz-item{margin:.6em 0 .9em 0}
 .l1lab-quiz-prompt{margin:0 0 .35em 0;color:#1f2328}
 .l1lab-quiz a{color:#0b5394;text-decoration:underline}
+.l1lab-quiz code{color:#1f2328;background:#eef1f4;border-radius:3px;padding:0 .2em}
 .l1lab-quiz input[type=text]{width:9em;color:#1f2328;background:#fff;border:1px solid #6e7781;border-radius:4px;
   padding:.15em .35em;font-variant-numeric:tabular-nums}
 .l1lab-quiz button{color:#fff;background:#1f6fb4;border:1px solid #1f6fb4;border-radius:4px;padding:.15em .8em;
@@ -175,10 +192,13 @@ QUIZ_CSS = """
 .l1lab-quiz-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
 """
 
-#: the questions' script: no external code; each quiz block wires its own forms once
+#: the questions' script: no external code; each quiz block wires its own forms once (``data-ready`` marks a wired
+#: block, so a second copy of the script does nothing).  Where ``document.currentScript`` is null (the classic Jupyter
+#: notebook runs an output's scripts through jQuery), the script wires every block not yet marked; and a listener on
+#: the document (installed once) keeps the submit of any block it has not wired yet from sending the form and leaving
+#: the page: Enter in a text field, or the Check button, never navigates
 QUIZ_JS = r"""
-(function(root){
-  if(!root||root.dataset.ready)return;root.dataset.ready="1";
+(function(script){
   function num(s){s=String(s).trim().replace(/\u2212/g,"-").replace(/\s/g,"").replace(/\u00d7\s*10\^?/,"e")
     .replace(/,/g,".");if(!/^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?%?$/i.test(s))return NaN;
     var pct=s.slice(-1)==="%";var v=parseFloat(pct?s.slice(0,-1):s);return pct?v/100:v;}
@@ -186,23 +206,38 @@ QUIZ_JS = r"""
     var b=document.createElement("strong");b.textContent=text;fb.appendChild(b);
     if(why){var s=document.createElement("span");s.innerHTML=" "+why;fb.appendChild(s);}
     if(window.MathJax&&MathJax.typesetPromise)MathJax.typesetPromise([fb]).catch(function(){});}
-  Array.prototype.forEach.call(root.querySelectorAll("form.l1lab-quiz-item"),function(form){
+  function check(form){
     var fb=form.querySelector(".l1lab-quiz-feedback");
-    form.addEventListener("submit",function(ev){ev.preventDefault();
-      if(form.dataset.kind==="numeric"){
-        var inp=form.querySelector("input"),x=num(inp.value),a=parseFloat(inp.dataset.answer),
-            tol=parseFloat(inp.dataset.atol)+parseFloat(inp.dataset.rtol)*Math.abs(a),
-            why=form.querySelector("template.l1lab-quiz-why").innerHTML;
-        if(isNaN(x)){say(fb,false,"Type a number (for example 0.25, 2.5e-3 or 40%).","");return;}
-        if(Math.abs(x-a)<=tol){say(fb,true,"Right.",why);}
-        else{say(fb,false,x>a?"Not quite: too large.":"Not quite: too small.",why);}
-      }else{
-        var c=form.querySelector("input[type=radio]:checked");
-        if(!c){say(fb,false,"Choose one of the answers first.","");return;}
-        var why2=c.parentNode.querySelector("template.l1lab-quiz-why").innerHTML;
-        say(fb,c.dataset.right==="1",c.dataset.right==="1"?"Right.":"Not this one.",why2);
-      }
+    if(form.dataset.kind==="numeric"){
+      var inp=form.querySelector("input"),x=num(inp.value),a=parseFloat(inp.dataset.answer),
+          tol=parseFloat(inp.dataset.atol)+parseFloat(inp.dataset.rtol)*Math.abs(a),
+          why=form.querySelector("template.l1lab-quiz-why").innerHTML;
+      if(isNaN(x)){say(fb,false,"Type a number (for example 0.25, 2.5e-3 or 40%).","");return;}
+      if(Math.abs(x-a)<=tol){say(fb,true,"Right.",why);}
+      else{say(fb,false,x>a?"Not quite: too large.":"Not quite: too small.",why);}
+    }else{
+      var c=form.querySelector("input[type=radio]:checked");
+      if(!c){say(fb,false,"Choose one of the answers first.","");return;}
+      var why2=c.parentNode.querySelector("template.l1lab-quiz-why").innerHTML;
+      say(fb,c.dataset.right==="1",c.dataset.right==="1"?"Right.":"Not this one.",why2);
+    }
+  }
+  function wire(root){
+    if(!root||root.dataset.ready)return;root.dataset.ready="1";
+    Array.prototype.forEach.call(root.querySelectorAll("form.l1lab-quiz-item"),function(form){
+      form.addEventListener("submit",function(ev){ev.preventDefault();check(form);});
     });
-  });
-})(document.currentScript&&document.currentScript.closest(".l1lab-quiz"));
+  }
+  if(!window.l1labQuizGuard){window.l1labQuizGuard=true;
+    document.addEventListener("submit",function(ev){
+      var form=ev.target,root=form&&form.closest?form.closest(".l1lab-quiz"):null;
+      if(!root||!form.matches("form.l1lab-quiz-item"))return;
+      ev.preventDefault();
+      if(!root.dataset.ready){wire(root);check(form);}
+    });
+  }
+  var own=script&&script.closest?script.closest(".l1lab-quiz"):null;
+  if(own){wire(own);}
+  else{Array.prototype.forEach.call(document.querySelectorAll(".l1lab-quiz"),wire);}
+})(document.currentScript);
 """
