@@ -262,3 +262,46 @@ def test_student_folder_is_skipped_unless_named():
                           "no:cacheprovider", "chapters/exercises"], cwd=ROOT, capture_output=True, text=True,
                          timeout=300)
     assert res.returncode == 0 and "solutions/scd.ipynb" in res.stdout and "student/" not in res.stdout
+
+
+#: the line under an exercise's heading that says what it is, as the lectures' exercises state it
+_EXERCISE_HEADING = re.compile(r"^## Exercise \d+\b.*$", re.M)
+_KIND_LINE = re.compile(r"^\*Practice · difficulty (\d+) · about (\d+) minutes\*$")
+
+
+def _exercises_without_kind(nb):
+    """The headings of the '## Exercise' sections of a notebook whose first line below (after a blank line) is not
+    '*Practice · difficulty N · about M minutes*' with N in 1..3 and M > 0."""
+    bad = []
+    for cell in nb.cells:
+        if cell.cell_type != "markdown":
+            continue
+        lines = cell.source.split("\n")
+        for k, line in enumerate(lines):
+            if not _EXERCISE_HEADING.match(line):
+                continue
+            below = next((x.strip() for x in lines[k + 1:] if x.strip()), "")
+            m = _KIND_LINE.match(below)
+            if not (m and 1 <= int(m.group(1)) <= 3 and int(m.group(2)) > 0):
+                bad.append(f"{line} -> {below[:60]!r}")
+    return bad
+
+
+def test_every_notebook_exercise_says_what_it_is():
+    """Every exercise of the solution and student notebooks states, on the first line under its heading, its kind,
+    difficulty (1-3) and expected time, in the lectures' format."""
+    bad, count = [], 0
+    for folder in (SOLUTIONS, STUDENT):
+        for name in CHAPTERS:
+            nb = nbformat.read(folder / f"{name}.ipynb", as_version=4)
+            count += sum(len(_EXERCISE_HEADING.findall(c.source)) for c in nb.cells if c.cell_type == "markdown")
+            bad += [f"{folder.name}/{name}: {b}" for b in _exercises_without_kind(nb)]
+    assert count >= 2 * 2 * len(CHAPTERS), f"only {count} exercise headings found"
+    assert not bad, "exercises without '*Practice · difficulty N · about M minutes*':\n  " + "\n  ".join(bad)
+    # the check sees a missing line, a difficulty out of range and a time of zero
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell(s) for s in (
+        "## Exercise 1: a\n\nWrite `f`.", "## Exercise 2: b\n\n*Practice · difficulty 4 · about 10 minutes*",
+        "## Exercise 3: c\n\n*Practice · difficulty 2 · about 0 minutes*",
+        "## Exercise 4: d\n\n*Practice · difficulty 2 · about 15 minutes*\n\nWrite `g`.")])
+    assert [b.split(":")[0] for b in _exercises_without_kind(nb)] == ["## Exercise 1", "## Exercise 2",
+                                                                       "## Exercise 3"]
