@@ -378,6 +378,25 @@ def regularization_path(problem: Problem, lams=None, n_lams: int = 100, eps: flo
     converged = np.zeros(lams.size, dtype=bool)
     n_iter = np.zeros(lams.size, dtype=np.int64)
     w = setup.null.copy()
+    if setup.code == SQUARED and inner == "cd":
+        # the whole path in one kernel: the same outer and inner iterations, without the per-iteration bookkeeping
+        from ._path_kernels import path_squared
+        above = lams >= lmax
+        coefs[:, above] = w[:, None]
+        converged[above] = True
+        below = np.flatnonzero(~above)
+        if below.size:
+            Q = setup.Q if setup.Q is not None else np.zeros((problem.m, 0))
+            XtQ = np.ascontiguousarray(setup.XtQ) if setup.XtQ is not None else np.zeros((problem.d, 0))
+            sub = np.empty((problem.d, below.size))
+            sub_gaps, sub_conv = np.empty(below.size), np.zeros(below.size, dtype=np.bool_)
+            sub_iter = np.zeros(below.size, dtype=np.int64)
+            path_squared(setup.sparse, *setup.arrays, problem.y, setup.xty, setup.h, np.ascontiguousarray(setup.c,
+                         dtype=np.float64), np.ascontiguousarray(Q), XtQ, np.ascontiguousarray(lams[below]), w,
+                         tol * setup.p_null, max_outer, max_epochs, ws_start, anderson, sub, sub_gaps, sub_conv,
+                         sub_iter)
+            coefs[:, below], gaps[below], converged[below], n_iter[below] = sub, sub_gaps, sub_conv, sub_iter
+        return PathResult(lams=lams, coefs=coefs, gaps=gaps, converged=converged, n_iter=n_iter)
     for k, lam in enumerate(lams):
         if lam >= lmax:
             w = setup.null.copy()
