@@ -46,10 +46,18 @@ columns.  Sparsity is kept.
 **Choosing lam** (:class:`L1RegressorCV`, :class:`L1ClassifierCV`, as LassoCV and LogisticRegressionCV): a
 geometric grid from lambda_max, K folds, each fold's regularization path solved by the working-set solver with
 warm starts (:func:`l1lab.solvers.regularization_path`, the folds in parallel with joblib), the lam of the best
-mean held-out score, refit on all data.
+mean held-out score, refit on all data.  The scaling factors (``scale``) are those of all the data, the
+refit's: every fold solves the problem the refit solves, on its rows.
 
-**Sparse input** (CSR/CSC, any scipy sparse format) is never densified.  **Sample weights** are not supported:
-every solver minimizes the unweighted mean loss of problem (1), so ``fit(X, y, sample_weight=...)`` raises a
+**Sparse input** (CSR/CSC, any scipy sparse format) is never densified.
+
+**Sample weights** (``L1Regressor`` and ``L1RegressorCV``): ``fit(X, y, sample_weight=s)`` minimizes the weighted
+mean loss sum_i s_i L(<w, x_i> + b, y_i) / sum_i s_i + lam ||w||_1, as Lasso does.  A zero weight removes its row
+(before anything else, the scaling factors included) and an integer weight k counts its row k times.  For the
+squared loss the weights fold into the data exactly: row i of the design and y_i are multiplied by
+sqrt(s_i / max s) (so the rows stay in [-1, 1]) and lam is divided by max s (mean s = 1 after normalizing), which
+divides the objective by max s and leaves its minimizer unchanged; the intercept column becomes a weighted one,
+still unpenalized.  ``L1Classifier`` does not take weights yet (its kernels would need them): its ``fit`` raises a
 TypeError that says so.
 """
 from __future__ import annotations
@@ -199,9 +207,9 @@ class _L1Base(BaseEstimator):
     def _check_fit_params(self, fit_params):
         if "sample_weight" in fit_params:
             raise TypeError(
-                f"{type(self).__name__}.fit does not support sample_weight: every l1lab solver minimizes the "
-                "unweighted mean loss (1/m) sum_i L(<w, x_i> + b, y_i) of problem (1).  Replicate rows to "
-                "emulate integer weights.")
+                f"{type(self).__name__}.fit does not support sample_weight yet: the logistic loss's kernels minimize "
+                "the unweighted mean loss (1/m) sum_i L(<w, x_i> + b, y_i) of problem (1).  Replicate rows to "
+                "emulate integer weights (L1Regressor takes sample_weight).")
         if fit_params:
             raise TypeError(f"{type(self).__name__}.fit got unexpected keyword arguments {sorted(fit_params)}")
 
@@ -359,6 +367,37 @@ def _number(value, what, name):
     return float(value)
 
 
+def _sample_weights(sample_weight, X, name):
+    """The validated weights (None: unweighted) and the rows they keep (those of positive weight)."""
+    if sample_weight is None:
+        return None, None
+    from sklearn.utils.validation import _check_sample_weight
+    if getattr(np.asarray(sample_weight), "dtype", None) is not None and np.asarray(sample_weight).dtype.kind in "US":
+        raise TypeError(f"{name}: sample_weight must hold numbers, got an array of strings")
+    with _naming("sample_weight"):
+        s = _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True,
+                                 allow_all_zero_weights=True)
+    if not np.all(np.isfinite(s)):
+        raise ValueError(f"{name}: sample_weight must be finite")
+    keep = s > 0
+    if not keep.any():
+        raise ValueError(f"{name}: every sample_weight is zero (no positive entry: every row would be removed)")
+    return s, keep
+
+
+def _weigh_rows(Xd, y, s):
+    """Fold the weights s (positive) into the squared loss: rows of the design and y times sqrt(s/max s); returns
+    the new design, y, and the factor max(s)/mean(s) by which lam is divided."""
+    s = s / s.mean()
+    top = float(s.max())
+    r = np.sqrt(s / top)
+    if sp.issparse(Xd):
+        Xw = sp.csc_matrix(sp.diags(r) @ Xd)
+    else:
+        Xw = np.asfortranarray(Xd * r[:, None])
+    return Xw, y * r, top
+
+
 _PARAMS_DOC = """
     Parameters
     ----------
@@ -428,13 +467,20 @@ class L1Regressor(RegressorMixin, _L1Base):
 
     _loss = "squared"
 
-    def fit(self, X, y, **fit_params):
-        """Fit on X (n_samples, n_features; dense or sparse) and targets y.  Returns self."""
+    def fit(self, X, y, sample_weight=None, **fit_params):
+        """Fit on X (n_samples, n_features; dense or sparse) and targets y, with optional weights of the samples
+        (a weighted mean loss; see the module docstring).  Returns self."""
         self._check_fit_params(fit_params)
         params = self._check_params()
         X, y = self._validate_X_y(X, y, y_numeric=True)
+        s, keep = _sample_weights(sample_weight, X, type(self).__name__)
+        if s is not None and not keep.all():
+            X, y, s = X[keep], y[keep], s[keep]
         Xd, weights, factors = self._design(X)
         self.scale_ = np.ones(X.shape[1]) if factors is None else np.asarray(factors, dtype=np.float64)
+        if s is not None:
+            Xd, y, top = _weigh_rows(Xd, y, s)
+            params = (params[0], params[1] / top, *params[2:])
         w, result = self._solve(Xd, y, weights, params)
         self.coef_, self.intercept_ = self._unfold(w, factors)
         self.n_iter_ = int(result.info["n_iter"])
@@ -608,17 +654,23 @@ class _L1CVBase(_L1Base):
                              f"scorer(estimator, X, y), got {self.scoring!r}")
         return dict(opts)
 
-    def _grid(self, Xd, targets, weights):
+    def _grid(self, Xd, targets, weights, s=None):
         if self.lams is not None:
             return np.sort(np.asarray(self.lams, dtype=np.float64))[::-1].copy()
-        lmax = max(Problem(Xd, t, self._loss, 1.0, penalty_weights=weights).lambda_max for t in targets)
+        if s is None:
+            lmax = max(Problem(Xd, t, self._loss, 1.0, penalty_weights=weights).lambda_max for t in targets)
+        else:
+            Xw, yw, top = _weigh_rows(Xd, targets[0], s)
+            lmax = Problem(Xw, yw, self._loss, 1.0, penalty_weights=weights).lambda_max * top
         if not lmax > 0:
             raise ValueError(f"{type(self).__name__}: lambda_max is 0 on these data (the null model is optimal for "
                              "every lam): there is no lam to choose")
         return lmax * np.geomspace(1.0, float(self.eps), int(self.n_lams))
 
-    def _cross_validate(self, X, y, Xd, weights, targets, opts):
-        """Per fold and lam, the held-out score of the path's solution (higher is better); the paths' gaps."""
+    def _cross_validate(self, X, y, Xd, weights, targets, opts, s=None):
+        """Per fold and lam, the held-out score of the path's solution (higher is better); the paths' gaps.  With
+        sample weights ``s`` (squared loss), each fold's training rows are weighted as in :class:`L1Regressor`
+        and its held-out score is weighted too."""
         from joblib import Parallel, delayed
         from sklearn.metrics import check_scoring
         from sklearn.model_selection import check_cv
@@ -626,7 +678,7 @@ class _L1CVBase(_L1Base):
         is_classifier = self._loss == "logistic"
         cv = check_cv(self.cv, y, classifier=is_classifier)
         folds = list(cv.split(X, y))
-        lams = self._grid(Xd, targets, weights)
+        lams = self._grid(Xd, targets, weights, s)
         tol = DEFAULT_CV_TOL if self.cv_tol is None else float(self.cv_tol)
         max_epochs = 10_000 if self.max_epochs is None else max(1, int(self.max_epochs))
         rows = sp.csr_matrix(Xd) if sp.issparse(Xd) else Xd
@@ -634,20 +686,29 @@ class _L1CVBase(_L1Base):
             if is_classifier and any(np.unique(t[train]).size < 2 for t in targets):
                 raise ValueError(f"{type(self).__name__}: a training fold holds a single class; use fewer folds "
                                  "(cv) or a stratified splitter")
+        def fold_problem(train):
+            if s is None:
+                return rows[train], [t[train] for t in targets], 1.0
+            Xw, yw, top = _weigh_rows(rows[train], targets[0][train], s[train])
+            return Xw, [yw], top
+
+        jobs = [fold_problem(train) for train, _ in folds]
         paths = Parallel(n_jobs=self.n_jobs)(
-            delayed(_fold_paths)(rows[train], [t[train] for t in targets], weights, self._loss, lams, tol, max_epochs,
-                                 opts) for train, _ in folds)
+            delayed(_fold_paths)(Xf, tf, weights, self._loss, lams / top, tol, max_epochs, opts)
+            for Xf, tf, top in jobs)
+        paths = [(coefs, fold_gaps * top) for (coefs, fold_gaps), (_, _, top) in zip(paths, jobs)]
         scorer = None if self.scoring is None else check_scoring(self, scoring=self.scoring)
         scores = np.empty((lams.size, len(folds)))
         gaps = np.empty((lams.size, len(folds)))
         for f, ((train, test), (coefs, fold_gaps)) in enumerate(zip(folds, paths)):
             gaps[:, f] = np.max(fold_gaps, axis=0)
+            held_out = None if s is None else {"sample_weight": s[test]}
             if scorer is None:
-                scores[:, f] = self._default_scores(rows[test], y[test], coefs)
+                scores[:, f] = self._default_scores(rows[test], y[test], coefs, **(held_out or {}))
             else:
                 Xt = X[test]
                 for k in range(lams.size):
-                    scores[k, f] = scorer(self._at(coefs, k, lams[k]), Xt, y[test])
+                    scores[k, f] = scorer(self._at(coefs, k, lams[k]), Xt, y[test], **(held_out or {}))
         return lams, scores, gaps
 
     def _at(self, coefs, k, lam):
@@ -664,20 +725,20 @@ class _L1CVBase(_L1Base):
             est.intercept_ = np.array([b for _, b in pairs])
         return est
 
-    def _refit(self, X, y, lam, opts):
+    def _refit(self, X, y, lam, opts, s=None):
         est = self._single(lam=float(lam), fit_intercept=self.fit_intercept, scale=self.scale,
                            max_epochs=self.max_epochs, tol=self.tol, solver_options=opts or None)
-        est.fit(X, y)
+        est.fit(X, y) if s is None else est.fit(X, y, sample_weight=s)
         for attr in ("coef_", "intercept_", "scale_", "n_iter_", "trace_", "solver_info_"):
             setattr(self, attr, getattr(est, attr))
 
-    def _fit_cv(self, X, y, targets, fit_params):
+    def _fit_cv(self, X, y, targets, fit_params, s=None):
         self._check_fit_params(fit_params)
         opts = self._check_cv_params()
         Xd, weights, factors = self._design(X)
         self._factors = factors
         self.scale_ = np.ones(X.shape[1]) if factors is None else np.asarray(factors, dtype=np.float64)
-        lams, scores, gaps = self._cross_validate(X, y, Xd, weights, targets, opts)
+        lams, scores, gaps = self._cross_validate(X, y, Xd, weights, targets, opts, s)
         mean = scores.mean(axis=1)
         best = int(np.argmax(mean))        # ties: the first, i.e. the largest lam (the sparsest model)
         self.lams_ = lams
@@ -685,7 +746,7 @@ class _L1CVBase(_L1Base):
         self.path_gaps_ = gaps
         self.lam_ = float(lams[best])
         self.best_score_ = float(mean[best])
-        self._refit(X, y, self.lam_, opts)
+        self._refit(X, y, self.lam_, opts, s)
         del self._factors
         return self
 
@@ -764,17 +825,21 @@ class L1RegressorCV(RegressorMixin, _L1CVBase):
     _loss = "squared"
     _single = L1Regressor
 
-    def fit(self, X, y, **fit_params):
-        """Choose lam by cross-validation on X (dense or sparse) and y, then refit.  Returns self."""
+    def fit(self, X, y, sample_weight=None, **fit_params):
+        """Choose lam by cross-validation on X (dense or sparse) and y, with optional weights of the samples (the
+        paths minimize the weighted mean loss, the held-out errors are weighted), then refit.  Returns self."""
         X, y = self._validate_X_y(X, y, y_numeric=True)
-        self._fit_cv(X, y, [y], fit_params)
+        s, keep = _sample_weights(sample_weight, X, type(self).__name__)
+        if s is not None and not keep.all():
+            X, y, s = X[keep], y[keep], s[keep]
+        self._fit_cv(X, y, [y], fit_params, s)
         if self.scoring is None:
             self.mse_path_ = -self.scores_path_
         return self
 
-    def _default_scores(self, Xt, yt, coefs):
+    def _default_scores(self, Xt, yt, coefs, sample_weight=None):
         residual = safe_sparse_dot(Xt, coefs[0], dense_output=True) - yt[:, None]
-        return -np.mean(residual ** 2, axis=0)
+        return -np.average(residual ** 2, axis=0, weights=sample_weight)
 
     def predict(self, X):
         """<coef_, x> + intercept_ for every row of X."""

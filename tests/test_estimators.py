@@ -36,21 +36,33 @@ L1_LOGISTIC = {"l1_ratio": 1.0}  # scikit-learn >= 1.8 spelling of penalty="l1"
 # The default instances of both estimators (solver="working_set"), every other solver, and fit_intercept=False:
 # the checks feed data far outside [-1, 1] (blobs, iris, 3 * uniform), which the default scale="auto" scales column
 # by column (scale=None, the theory's assumption enforced, rejects them: test_out_of_range_features_are_rejected);
-# scale="maxabs" is checked too.  No check is an expected failure: sample weights are not
-# supported, so fit has no sample_weight parameter and the sample-weight checks do not apply (the one that
-# calls fit(..., sample_weight=...) anyway, check_classifiers_one_label_sample_weights, accepts a TypeError
-# naming sample_weight, which is what fit raises).  Budgets are the defaults: the checks' data are small.
+# scale="maxabs" is checked too.  L1Classifier takes no sample weights yet: its fit has no sample_weight parameter,
+# so the sample-weight checks do not apply to it (check_classifiers_one_label_sample_weights accepts the TypeError
+# naming sample_weight that fit raises).  L1Regressor takes them; the only expected failures are the checks that
+# weights equal repeated rows for the solvers that do not reach the optimum on the checks' data: the papers'
+# coordinate descent (global step 1/beta) stops at max_epochs there (a ConvergenceWarning), the stochastic-gradient
+# solvers run a fixed budget.  The equivalence holds at the optimum, which "working_set" reaches (checked here, and
+# in tests/test_estimators_weights.py).  Budgets are the defaults: the checks' data are small.
 CHECKED = ([L1Regressor(), L1Classifier()]
            + [E(solver=s) for E in (L1Regressor, L1Classifier) for s in SOLVERS if s != "working_set"]
            + [L1Regressor(fit_intercept=False), L1Classifier(fit_intercept=False)]
            + [L1Regressor(scale="maxabs"), L1Classifier(scale="maxabs")])
-EXPECTED_FAILED_CHECKS = {}
+_NOT_AT_THE_OPTIMUM = ("weights equal repeated rows at the optimum; this solver stops short of it on the "
+                       "check's data (max_epochs or a fixed budget)")
+EXPECTED_FAILED_CHECKS = {f"check_sample_weight_equivalence_on_{kind}_data": _NOT_AT_THE_OPTIMUM
+                          for kind in ("dense", "sparse")}
+
+
+def _expected_failures(est):
+    if isinstance(est, L1Regressor) and est.solver != "working_set":
+        return EXPECTED_FAILED_CHECKS
+    return {}
 
 
 # Several checks fit the logistic loss with lam = 1e-3 on linearly separable blobs, where the optimum has
 # large coefficients and coordinate descent hits max_epochs before tol: a ConvergenceWarning, by design.
 @pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
-@parametrize_with_checks(CHECKED, expected_failed_checks=lambda est: EXPECTED_FAILED_CHECKS, xfail_strict=True)
+@parametrize_with_checks(CHECKED, expected_failed_checks=_expected_failures, xfail_strict=True)
 def test_sklearn_estimator_checks(estimator, check):
     check(estimator)
 
@@ -576,7 +588,7 @@ def test_auto_scales_only_the_columns_outside_the_unit_range(E, sparse, breast_c
 def test_clear_errors(diabetes):
     X, y = diabetes
     with pytest.raises(TypeError, match="sample_weight.*unweighted"):
-        L1Regressor().fit(X, y, sample_weight=np.ones(len(y)))
+        L1Classifier().fit(X, np.sign(y - np.median(y)), sample_weight=np.ones(len(y)))
     with pytest.raises(TypeError, match="unexpected"):
         L1Regressor().fit(X, y, weights=1)
     with pytest.raises(ValueError, match="solver must be one of"):

@@ -140,10 +140,10 @@ def test_bad_parameters_are_named(params, match, diabetes):
         L1RegressorCV(**params).fit(X[:40], y[:40])
 
 
-def test_sample_weight_is_refused_clearly(diabetes):
-    X, y = diabetes
+def test_the_classifier_refuses_sample_weight_clearly(classification):
+    X, y = classification
     with pytest.raises(TypeError, match="sample_weight"):
-        L1RegressorCV().fit(X, y, sample_weight=np.ones(len(y)))
+        L1ClassifierCV().fit(X, y, sample_weight=np.ones(len(y)))
 
 
 def test_user_grid_is_sorted_and_used(diabetes):
@@ -156,8 +156,15 @@ def test_user_grid_is_sorted_and_used(diabetes):
 
 
 # scikit-learn's estimator checks: the regressor on its defaults; the classifier on a 10-lam grid (its defaults
-# pass too, in 95 s here against 20 s for the regressor: the checks' separable blobs make the logistic path long)
+# pass too, in 95 s here against 20 s for the regressor: the checks' separable blobs make the logistic path long).
+# Expected to fail, as for LassoCV: weights against repeated rows (K-fold splits repeated rows into other folds
+# than the weighted ones, so the held-out errors, and the chosen lam, differ).
+_FOLDS_DIFFER = {f"check_sample_weight_equivalence_on_{kind}_data": "repeated rows fall into other folds"
+                 for kind in ("dense", "sparse")}
+
+
 @pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
-@parametrize_with_checks([L1RegressorCV(), L1ClassifierCV(n_lams=10)])
+@parametrize_with_checks([L1RegressorCV(), L1ClassifierCV(n_lams=10)], xfail_strict=True,
+                         expected_failed_checks=lambda est: _FOLDS_DIFFER if isinstance(est, L1RegressorCV) else {})
 def test_sklearn_estimator_checks(estimator, check):
     check(estimator)
