@@ -174,6 +174,16 @@ def _violations(w, grad, lam_j):
                                                            np.maximum(np.abs(grad) - lam_j, 0.0)))
 
 
+def _largest(score, size):
+    """The indices of the ``size`` largest scores, in increasing order; ties at the cut go to the smallest indices
+    (deterministic, and the rule of the path kernel, so that a path and its warm-started solves take the same
+    steps)."""
+    cut = np.partition(score, score.size - size)[score.size - size]
+    above = np.flatnonzero(score > cut)
+    ties = np.flatnonzero(score == cut)[: size - above.size]
+    return np.sort(np.concatenate([above, ties]))
+
+
 def _check_args(problem, tol, max_outer, max_epochs, ws_start, anderson, inner):
     check_problem(problem)
     tol = float(tol)
@@ -245,10 +255,7 @@ def _solve(setup: _Setup, lam, w0, tol, max_outer, max_epochs, ws_start, anderso
         score = viol.copy()
         score[support] = np.inf
         score[setup.U] = np.inf
-        if size >= eligible.size:
-            ws = eligible
-        else:
-            ws = np.sort(np.argpartition(-score, size - 1)[:size])
+        ws = eligible if size >= eligible.size else _largest(score, size)
         ws = ws.astype(np.int64)
         ws_sizes.append(int(ws.size))
         inner_tol = 0.3 * worst
