@@ -141,6 +141,23 @@ def test_every_exercise_says_what_it_is():
     assert not {t: n for t, n in topics.items() if n < 2}, f"topics with fewer than two exercises: {topics}"
 
 
+def test_the_instructors_table_lists_every_notebook_exercise():
+    """Every "## Exercise N" of every exercise notebook is a row of the instructors' table, with its kind,
+    difficulty and time (counted here from the notebooks' markdown independently of the roadmap's reader)."""
+    from l1lab.book import roadmap
+
+    headings = 0
+    for nb in sorted((ROOT / "chapters" / "exercises" / "solutions").glob("*.ipynb")):
+        for cell in json.loads(nb.read_text(encoding="utf-8"))["cells"]:
+            if cell["cell_type"] == "markdown" and re.match(r"##\s*Exercise\s+\d+:", "".join(cell["source"])):
+                headings += 1
+    table = roadmap.notebook_exercises_markdown(ROOT)
+    rows = [r for r in table.splitlines()[2:] if r.strip()]
+    assert headings >= 17 and len(rows) == headings
+    assert not [r for r in rows if "| ? |" in r], "notebook exercises without kind, difficulty or time"
+    assert "notebook_exercises_markdown" in (ROOT / "instructors.md").read_text(encoding="utf-8")
+
+
 def test_the_questions_of_the_pages_are_read_from_their_code(tmp_path):
     """roadmap.questions reads a lecture's quiz calls without running them (the instructors' list)."""
     import json

@@ -186,6 +186,43 @@ def exercises(root, page) -> list[dict]:
     return out
 
 
+_NOTEBOOK_EXERCISE = re.compile(r"^##\s*Exercise\s+(\d+):\s*(.*?)\s*$")
+
+
+def notebook_exercises(root, topic) -> list[dict]:
+    """The exercises of a topic's exercise notebook (``chapters/exercises/solutions/<topic>.ipynb``): number,
+    title, kind, difficulty and minutes, read from the line under each ``## Exercise N: title`` heading (the
+    lectures' format); ``[]`` when the topic has no notebook."""
+    path = Path(root) / "chapters" / "exercises" / "solutions" / f"{topic}.ipynb"
+    if not path.exists():
+        return []
+    out = []
+    for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]:
+        if cell["cell_type"] != "markdown":
+            continue
+        lines = "".join(cell["source"]).splitlines()
+        head = _NOTEBOOK_EXERCISE.match(lines[0]) if lines else None
+        if head is None:
+            continue
+        kind = next((_KIND_LINE.match(x.strip()) for x in lines[1:] if x.strip()), None)
+        out.append({"number": int(head.group(1)), "title": head.group(2),
+                    "kind": kind.group(1) if kind else None, "difficulty": int(kind.group(2)) if kind else None,
+                    "minutes": int(kind.group(3)) if kind else None})
+    return out
+
+
+def notebook_exercises_markdown(root, lectures=LECTURES) -> str:
+    """A markdown table of the exercise notebooks' exercises, per topic (the notebook of a topic's first part):
+    notebook, exercise, kind, difficulty, time."""
+    rows = ["| notebook | exercise | kind | difficulty | minutes |", "|---|---|---|---|---|"]
+    for lec in lectures:
+        topic = lec.page.split("/")[-1]
+        for ex in notebook_exercises(root, topic):
+            rows.append(f"| `chapters/exercises/solutions/{topic}.ipynb` | {ex['number']}. {_plain(ex['title'])} | "
+                        f"{ex['kind'] or '?'} | {ex['difficulty'] or '?'} | {ex['minutes'] or '?'} |")
+    return "\n".join(rows)
+
+
 _TEX_WORDS = {"lambda": "λ", "max": "max", "varepsilon": "ε", "epsilon": "ε", "omega": "ω", "ell": "ℓ", "eta": "η",
               "theta": "θ", "sigma": "σ", "rho": "ρ", "beta": "β", "kappa": "κ", "log": "log", "infty": "∞",
               "min": "min", "psi": "ψ", "Psi": "Ψ", "delta": "δ", "gamma": "γ", "tau": "τ", "mu": "μ"}
