@@ -173,10 +173,7 @@ class _L1Base(BaseEstimator):
         lam = _number(self.lam, "lam", name)
         if lam < 0:
             raise ValueError(f"{name}: lam must be a finite number >= 0, got {self.lam!r}")
-        if not isinstance(self.fit_intercept, (bool, np.bool_)):
-            raise ValueError(f"{name}: fit_intercept must be True or False, got {self.fit_intercept!r}")
-        if self.scale not in SCALES:
-            raise ValueError(f"{name}: scale must be one of {SCALES}, got {self.scale!r}")
+        self._check_design_params()
         max_epochs = DEFAULT_MAX_EPOCHS[family] if self.max_epochs is None else self.max_epochs
         if isinstance(max_epochs, bool) or not isinstance(max_epochs, numbers.Real) or not (
                 max_epochs > 0 and math.isfinite(max_epochs)):
@@ -203,6 +200,14 @@ class _L1Base(BaseEstimator):
             raise ValueError(f"{name}: solver_options may not set {sorted(clash)}: use the estimator's "
                              "parameters (max_epochs, random_state, eta, tol)")
         return family, lam, float(max_epochs), tol, eta, dict(opts)
+
+    def _check_design_params(self):
+        """``fit_intercept`` and ``scale``, the parameters of the design matrix."""
+        name = type(self).__name__
+        if not isinstance(self.fit_intercept, (bool, np.bool_)):
+            raise ValueError(f"{name}: fit_intercept must be True or False, got {self.fit_intercept!r}")
+        if self.scale not in SCALES:
+            raise ValueError(f"{name}: scale must be one of {SCALES}, got {self.scale!r}")
 
     def _check_fit_params(self, fit_params):
         if "sample_weight" in fit_params:
@@ -613,10 +618,7 @@ class _L1CVBase(_L1Base):
 
     def _check_cv_params(self):
         name = type(self).__name__
-        if not isinstance(self.fit_intercept, (bool, np.bool_)):
-            raise ValueError(f"{name}: fit_intercept must be True or False, got {self.fit_intercept!r}")
-        if self.scale not in SCALES:
-            raise ValueError(f"{name}: scale must be one of {SCALES}, got {self.scale!r}")
+        self._check_design_params()
         if self.lams is None:
             if isinstance(self.n_lams, (bool, np.bool_)) or not isinstance(self.n_lams, numbers.Integral) \
                     or self.n_lams < 1:
