@@ -120,6 +120,19 @@ def test_dataframe_keeps_feature_names(diabetes):
         est.predict(X)
 
 
+@pytest.mark.parametrize("kind", ["regressor", "classifier"])
+def test_the_default_cv_tol_chooses_as_a_tight_one(kind, diabetes, classification):
+    """The default cv_tol (1e-4 of P_null) ranks the lams as a tight one (1e-10) does: the same lam, or one whose
+    mean score on the tight path is within half the folds' standard error of the best."""
+    (X, y), E = (diabetes, L1RegressorCV) if kind == "regressor" else (classification, L1ClassifierCV)
+    default = E(n_lams=40, cv=5).fit(X, y)
+    tight = E(n_lams=40, cv=5, cv_tol=1e-10).fit(X, y)
+    mean = tight.scores_path_.mean(axis=1)
+    k, best = int(np.flatnonzero(tight.lams_ == default.lam_)[0]), int(np.argmax(mean))
+    noise = tight.scores_path_[best].std(ddof=1) / np.sqrt(5)
+    assert k == best or mean[best] - mean[k] <= 0.5 * noise
+
+
 def test_single_class_fold_is_refused():
     X = np.random.default_rng(0).uniform(-1, 1, (9, 3))
     y = np.array([0] * 8 + [1])
