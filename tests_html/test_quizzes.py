@@ -169,3 +169,56 @@ def test_numeric_answers_are_the_glued_values(page, built_pages):
             elif float(glued[q["source"]]) != q["answer"]:
                 wrong.append(f"{q['name']}: answer {q['answer']!r}, glued {glued[q['source']]!r}")
     assert not wrong, f"{page}: {wrong}"
+
+
+def test_quiz_and_player_work_where_scripts_run_without_current_script(browser, tmp_path):
+    """The classic Jupyter notebook inserts an output's HTML and then runs its scripts through jQuery, where
+    ``document.currentScript`` is null.  Simulated here (the HTML set with innerHTML, which runs no script, then each
+    script's text run by a Function): the question must still answer back, Enter must not leave the page, and the
+    player's control must still change its frame."""
+    import json as _json
+
+    import ipywidgets as widgets
+
+    from l1lab.book import static
+    from l1lab.book.controls import wire
+    from l1lab.book.live import figure_axes
+    from l1lab.book.quiz import Numeric, show
+
+    quiz = show("classic", "Check yourself", [Numeric("n", "How much is $2^{-3}$?", 0.125, "Halve three times.")])
+
+    def draw(a=1.0, fig=None):
+        fig, ax = figure_axes(fig, (4.0, 2.4))
+        ax.plot([0, 1], [0, a])
+        ax.set_title(f"slope {a:g}", fontsize=10)
+        return fig
+
+    controls = {"a": widgets.FloatSlider(value=1.0, min=0.5, max=2.0, step=0.5, description="a")}
+    demo = wire(controls, draw, [["a"]])
+    player = static.static_player(demo, {"a": (0.5, 1.0, 2.0)}, name="classic")
+    body = _json.dumps(quiz.html() + player.html()).replace("</", "<\\/")    # a string inside a <script>
+    page = tmp_path / "classic.html"
+    page.write_text(
+        "<!doctype html><html><body><div id='out'></div><script>"
+        f"var out=document.getElementById('out');out.innerHTML={body};"
+        "Array.prototype.forEach.call(out.querySelectorAll('script:not([type])'),function(s){"
+        "  (new Function(s.textContent))();});"
+        "</script></body></html>", encoding="utf-8")
+    ctx, pg, errors, blocked = _open(browser, page.as_uri())
+    try:
+        url = pg.url
+        field = pg.locator("#l1lab-quiz-classic-n-input")
+        field.click()
+        pg.keyboard.type("0.125")
+        pg.keyboard.press("Enter")
+        assert _feedback(pg, "l1lab-quiz-classic-n").inner_text().startswith("Right.")
+        assert pg.url == url                                   # the form did not submit
+        root = pg.locator(".l1lab-player")
+        before = root.get_attribute("data-key")
+        slider = pg.locator(".l1lab-player input[type=range]")
+        slider.focus()
+        pg.keyboard.press("ArrowRight")
+        assert root.get_attribute("data-key") != before and root.get_attribute("data-ready") == "1"
+    finally:
+        ctx.close()
+    assert not errors and not blocked, (errors, blocked)

@@ -378,9 +378,14 @@ PLAYER_CSS = """
 """
 
 #: the player's script: one function, no external code; it runs once per player (a guard makes a second copy on
-#: the page a no-op) and needs nothing but the player's element and its JSON manifest
+#: the page a no-op) and needs nothing but the player's element and its JSON manifest.  Where
+#: ``document.currentScript`` is null (the classic Jupyter notebook runs an output's scripts through jQuery), it wires
+#: every player of the page not yet wired
 PLAYER_JS = r"""
-(function(root){
+(function(wire){
+  var s=document.currentScript,own=s&&s.closest?s.closest(".l1lab-player"):null;
+  if(own){wire(own);}else{Array.prototype.forEach.call(document.querySelectorAll(".l1lab-player"),wire);}
+})(function(root){
   if(!root||root.dataset.ready)return;root.dataset.ready="1";
   var data=JSON.parse(root.querySelector("script.l1lab-player-data").textContent);
   var img=root.querySelector("img.l1lab-player-frame"),box=root.querySelector(".l1lab-player-html");
@@ -418,7 +423,7 @@ PLAYER_JS = r"""
       preload();io.disconnect();}},{rootMargin:"600px"});io.observe(root);
   }else{preload();}
   show();
-})(document.currentScript&&document.currentScript.closest(".l1lab-player"));
+});
 """
 
 
