@@ -5,6 +5,7 @@ import re
 from pathlib import Path
 
 import yaml
+from toc import toc_files
 
 ROOT = Path(__file__).resolve().parents[1]
 COLAB_MARK = '"google.colab" in sys.modules'
@@ -12,16 +13,6 @@ COLAB_MARK = '"google.colab" in sys.modules'
 
 def _config():
     return yaml.safe_load((ROOT / "_config.yml").read_text())
-
-
-def _toc_files():
-    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
-    files = [toc["root"]]
-    for part in toc["parts"]:
-        for ch in part["chapters"]:
-            files.append(ch["file"])
-            files.extend(s["file"] for s in ch.get("sections", []))
-    return files
 
 
 def _source(page):
@@ -32,7 +23,7 @@ def _source(page):
 
 
 def _notebooks():
-    return [p for p in map(_source, _toc_files()) if p.suffix == ".ipynb"]
+    return [p for p in map(_source, toc_files()) if p.suffix == ".ipynb"]
 
 
 def test_jupyter_book_1_and_launch_buttons_at_top_level():
@@ -67,7 +58,7 @@ def test_every_chapter_notebook_installs_l1lab_on_colab_first_and_is_stored_with
 def test_every_citation_is_in_the_bibliography():
     keys = set(re.findall(r"^@\w+\{([^,]+),", (ROOT / "references.bib").read_text(), re.M))
     cited = {}
-    for page in _toc_files():
+    for page in toc_files():
         text = _source(page).read_text()
         for group in re.findall(r"\{cite(?::[pt])?\}`([^`]+)`", text):
             for key in group.split(","):
@@ -78,7 +69,7 @@ def test_every_citation_is_in_the_bibliography():
 
 def test_every_prf_label_is_unique_across_the_book():
     seen = {}
-    for page in _toc_files():
+    for page in toc_files():
         for label in re.findall(r":label: ([\w-]+)", _source(page).read_text()):
             assert label not in seen, f"label {label} in {page} and {seen[label]}"
             seen[label] = page
@@ -95,7 +86,7 @@ def test_the_roadmap_lists_the_lectures_of_the_table_of_contents():
     _toc.yml, in their order; every prerequisite comes earlier in the book; every lecture has objectives."""
     from l1lab.book import roadmap
 
-    lectures = [f for f in _toc_files() if f.startswith("chapters/")]
+    lectures = [f for f in toc_files() if f.startswith("chapters/")]
     assert [lec.page for lec in roadmap.LECTURES] == lectures
     seen = set()
     for lec in roadmap.LECTURES:
@@ -119,7 +110,7 @@ def test_the_pacing_plan_covers_every_lecture():
     text = (ROOT / "instructors.md").read_text()
     start = text.index("## A pacing plan")
     plan = text[start:text.index("\n## ", start + 1)]
-    for f in _toc_files():
+    for f in toc_files():
         if f.startswith("chapters/"):
             assert f"{{doc}}`{f}`" in plan, f"{f} is not in the pacing plan"
 

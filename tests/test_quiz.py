@@ -5,7 +5,7 @@ import re
 from pathlib import Path
 
 import pytest
-import yaml
+from toc import toc_files
 
 from l1lab.book.quiz import Choice, Numeric, show
 
@@ -78,17 +78,7 @@ ROOT = Path(__file__).resolve().parents[1]
 NO_QUESTIONS = {"chapters/estimators"}
 
 
-def _toc_pages():
-    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
-    files = [toc["root"]]
-    for part in toc.get("parts", []):
-        for ch in part.get("chapters", []):
-            files.append(ch["file"])
-            files.extend(s["file"] for s in ch.get("sections", []))
-    return files
-
-
-LECTURE_PAGES = [p for p in _toc_pages() if p.startswith("chapters/") and p not in NO_QUESTIONS]
+LECTURE_PAGES = [p for p in toc_files() if p.startswith("chapters/") and p not in NO_QUESTIONS]
 
 
 def _code_cells(page):
@@ -166,7 +156,7 @@ def test_the_quiz_cells_hide_their_code():
 def test_the_diagnostic_links_to_pages_of_the_book():
     """The intro's diagnostic says where the book teaches each prerequisite, as {doc} links to pages in _toc.yml
     (relative to the intro, at the root of the book); every question points somewhere."""
-    pages = set(_toc_pages())
+    pages = set(toc_files())
     (lecture, qs), = _quizzes("intro")
     bad, unlinked = [], []
     for q in qs:
