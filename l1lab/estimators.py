@@ -670,7 +670,7 @@ class _L1CVBase(_L1Base):
                              "every lam): there is no lam to choose")
         return lmax * np.geomspace(1.0, float(self.eps), int(self.n_lams))
 
-    def _cross_validate(self, X, y, Xd, weights, targets, opts, s=None):
+    def _cross_validate(self, X, y, Xd, weights, factors, targets, opts, s=None):
         """Per fold and lam, the held-out score of the path's solution (higher is better); the paths' gaps.  With
         sample weights ``s`` (squared loss), each fold's training rows are weighted as in :class:`L1Regressor`
         and its held-out score is weighted too."""
@@ -711,15 +711,15 @@ class _L1CVBase(_L1Base):
             else:
                 Xt = X[test]
                 for k in range(lams.size):
-                    scores[k, f] = scorer(self._at(coefs, k, lams[k]), Xt, y[test], **(held_out or {}))
+                    scores[k, f] = scorer(self._at(coefs, k, lams[k], factors), Xt, y[test], **(held_out or {}))
         return lams, scores, gaps
 
-    def _at(self, coefs, k, lam):
+    def _at(self, coefs, k, lam, factors):
         """A fitted single estimator with the k-th solution of a fold's path (for a scorer)."""
         est = self._single(lam=float(lam), fit_intercept=self.fit_intercept, scale=self.scale)
         est.n_features_in_ = self.n_features_in_
         est.scale_ = self.scale_
-        pairs = [self._unfold(c[:, k], self._factors) for c in coefs]
+        pairs = [self._unfold(c[:, k], factors) for c in coefs]
         if self._loss == "squared":
             est.coef_, est.intercept_ = pairs[0]
         else:
@@ -739,9 +739,8 @@ class _L1CVBase(_L1Base):
         self._check_fit_params(fit_params)
         opts = self._check_cv_params()
         Xd, weights, factors = self._design(X)
-        self._factors = factors
         self.scale_ = np.ones(X.shape[1]) if factors is None else np.asarray(factors, dtype=np.float64)
-        lams, scores, gaps = self._cross_validate(X, y, Xd, weights, targets, opts, s)
+        lams, scores, gaps = self._cross_validate(X, y, Xd, weights, factors, targets, opts, s)
         mean = scores.mean(axis=1)
         best = int(np.argmax(mean))        # ties: the first, i.e. the largest lam (the sparsest model)
         self.lams_ = lams
@@ -750,7 +749,6 @@ class _L1CVBase(_L1Base):
         self.lam_ = float(lams[best])
         self.best_score_ = float(mean[best])
         self._refit(X, y, self.lam_, opts, s)
-        del self._factors
         return self
 
 
