@@ -212,3 +212,25 @@ def test_clear_errors():
         regularization_path(prob, lams=[0.1, -1.0])
     with pytest.raises(TypeError, match="unexpected"):
         regularization_path(prob, n_lams=3, bogus=1)
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+def test_gradient_accesses_are_the_full_gradients_and_support_columns(sparse):
+    """``info["gradient_accesses"]``: every outer iteration after the first reads all of X and its iterate's
+    support columns (the first, at w = 0, reads nothing), recounted here from the trace's nonzeros on a problem
+    whose columns all hold the same number of nonzeros; the rest of the accesses is the inner solves'."""
+    rng = np.random.default_rng(3)
+    m, d, per_col = 80, 200, 40
+    X = np.zeros((m, d))
+    for j in range(d):                       # every column has per_col nonzeros
+        X[rng.choice(m, per_col, replace=False), j] = rng.uniform(-1, 1, per_col)
+    y = X[:, :5] @ np.ones(5) + 0.1 * rng.standard_normal(m)
+    Xs = sp.csc_matrix(X) if sparse else X
+    prob = Problem(Xs, y, "squared", 0.05 * Problem(Xs, y, "squared", 1.0).lambda_max)
+    res = working_set_cd(prob, tol=1e-10)
+    nnz_X = float(d * per_col) if sparse else float(m * d)
+    col = float(per_col) if sparse else float(m)
+    nnz = res.trace.nnz.astype(float)
+    expected = sum(nnz_X + col * k for k in nnz if k > 0)
+    assert res.info["gradient_accesses"] == pytest.approx(expected, rel=1e-12)
+    assert 0 < res.info["gradient_accesses"] < float(res.trace.data_accesses[-1])

@@ -408,7 +408,8 @@ def bound_figure(loss="squared", density=1.0, frac=0.1, m=M, d=D, n_seeds=10, pa
 class PathData:
     """A regularization path on the ladder's problem, and what it costs warm-started and cold: the data accesses
     and coordinate updates of every solve below lambda_max, each started from the previous solution (the path's
-    own solves, ``warm_*``) or from zero (``cold_*``)."""
+    own solves, ``warm_*``) or from zero (``cold_*``); ``*_gradient_accesses``: the part of the accesses spent on
+    the outer iterations' full gradients (and support columns), ``*_outer``: the outer iterations."""
 
     problem: Problem
     path: object
@@ -416,6 +417,10 @@ class PathData:
     cold_accesses: float
     warm_updates: int
     cold_updates: int
+    warm_gradient_accesses: float
+    cold_gradient_accesses: float
+    warm_outer: int
+    cold_outer: int
 
 
 @lru_cache(maxsize=8)
@@ -425,8 +430,8 @@ def _path_data(loss, density, frac, m, d, n_lams, eps, data_seed):
     path = regularization_path(prob, n_lams=n_lams, eps=eps, tol=1e-8)
     # the path's solves again, one by one, to read their data accesses (PathResult keeps the updates only): the same
     # solver from the same warm start, so the same iterates (tests/test_book_fast_cd.py checks it)
-    warm_acc = cold_acc = 0.0
-    warm_up = cold_up = 0
+    warm_acc = cold_acc = warm_grad = cold_grad = 0.0
+    warm_up = cold_up = warm_outer = cold_outer = 0
     w = np.zeros(prob.d)
     for lam in path.lams[path.lams < prob.lambda_max]:
         at = Problem(prob.X, prob.y, loss=prob.loss.name, lam=float(lam))
@@ -437,7 +442,11 @@ def _path_data(loss, density, frac, m, d, n_lams, eps, data_seed):
         cold_acc += float(cold.trace.data_accesses[-1])
         warm_up += int(warm.info["n_iter"])
         cold_up += int(cold.info["n_iter"])
-    return PathData(prob, path, warm_acc, cold_acc, warm_up, cold_up)
+        warm_grad += warm.info["gradient_accesses"]
+        cold_grad += cold.info["gradient_accesses"]
+        warm_outer += len(warm.info["gaps"])
+        cold_outer += len(cold.info["gaps"])
+    return PathData(prob, path, warm_acc, cold_acc, warm_up, cold_up, warm_grad, cold_grad, warm_outer, cold_outer)
 
 
 def path_data(loss="squared", density=1.0, frac=0.1, m=M, d=D, n_lams=50, eps=1e-2, data_seed=0) -> PathData:

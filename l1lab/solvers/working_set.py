@@ -224,6 +224,7 @@ def _solve(setup: _Setup, lam, w0, tol, max_outer, max_epochs, ws_start, anderso
               "model_epochs": 0}
     steps = 0
     accesses = 0.0
+    gradient_accesses = 0.0    # the part of ``accesses`` spent on the outer iterations' full gradients
     eligible = np.flatnonzero(setup.usable)
     target = tol * setup.p_null
     converged = False
@@ -234,7 +235,9 @@ def _solve(setup: _Setup, lam, w0, tol, max_outer, max_epochs, ws_start, anderso
         dz = p.loss.deriv(z, p.y)
         grad = setup.gradient(w, z, dz)
         if w.any():            # X^T L'(z) and the support's columns; at w = 0 both are free
-            accesses += p.nnz + float(p.column_nnz[w != 0].sum())
+            cost = p.nnz + float(p.column_nnz[w != 0].sum())
+            accesses += cost
+            gradient_accesses += cost
         primal = p.smooth_from_margins(z) + float(lam_j @ np.abs(w))
         dual, _ = _dual(setup, lam_j, z, dz, grad)
         gap = primal - dual
@@ -279,7 +282,7 @@ def _solve(setup: _Setup, lam, w0, tol, max_outer, max_epochs, ws_start, anderso
         stalled = work == 0
     info = {"method": "working_set_cd", "inner": inner, "lam": lam, "tol": tol, "gap": gap,
             "gap_target": target, "converged": converged, "n_outer": len(ws_sizes), "gaps": np.array(gaps),
-            "ws_sizes": ws_sizes, "n_iter": steps, **totals}
+            "ws_sizes": ws_sizes, "n_iter": steps, "gradient_accesses": gradient_accesses, **totals}
     info["anderson"] = anderson
     return Result(w=w, trace=rec.finish(), info=info)
 
@@ -312,7 +315,8 @@ def working_set_cd(problem: Problem, tol: float = 1e-12, w0=None, max_outer: int
     -------
     Result: ``w``; a trace with one record per outer iteration (cumulative coordinate updates, data accesses, P,
     nonzeros, wall seconds including the gap computations); ``info`` with ``gap`` (the certificate),
-    ``gap_target``, ``converged``, ``gaps`` (every outer iteration's), ``ws_sizes`` and the inner counts.
+    ``gap_target``, ``converged``, ``gaps`` (every outer iteration's), ``ws_sizes``, the inner counts and
+    ``gradient_accesses``, the data accesses of the full gradients and support columns alone.
     Data accesses count every entry of X read after the setup (whose one pass, for <x_j, y> and the curvatures,
     is not counted, as for :func:`l1lab.solvers.scd`): the full gradient and the support's columns of each
     outer iteration (both free at w = 0), and every pass over the working set's columns (epochs, optimality
