@@ -157,15 +157,20 @@ def test_the_questions_of_the_pages_are_read_from_their_code(tmp_path):
 
     src = ('from l1lab.book.quiz import Choice, Numeric, show\n'
            'show("x", "t", [Numeric("steps", f"How many at {eps}?", T, "why", source="x-T"),\n'
-           '                Choice("order", "Which order?", [("a", True, "w"), ("b", False, "w")], player="x-p")])')
+           '                Choice("order", "Which order?", [("a", True, "w"), ("b", False, "w")], player="x-p",\n'
+           '                       objective=(1, 3))])')
     nb = {"cells": [{"cell_type": "markdown", "source": ["# X"], "metadata": {}},
                     {"cell_type": "code", "source": [src], "metadata": {}, "outputs": [], "execution_count": None}],
           "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
     (tmp_path / "chapters").mkdir()
     (tmp_path / "chapters" / "x.ipynb").write_text(json.dumps(nb))
     qs = roadmap.questions(tmp_path, "chapters/x")
-    assert qs == [{"name": "steps", "kind": "numeric", "prompt": "How many at {...}?", "source": "x-T", "player": None},
-                  {"name": "order", "kind": "choice", "prompt": "Which order?", "source": None, "player": "x-p"}]
+    assert qs == [{"name": "steps", "kind": "numeric", "prompt": "How many at {...}?", "source": "x-T", "player": None,
+                   "objective": ()},
+                  {"name": "order", "kind": "choice", "prompt": "Which order?", "source": None, "player": "x-p",
+                   "objective": (1, 3)}]
+    assert "*(choice, then move the player `x-p`, objectives 1, 3)*" in roadmap.questions_markdown(
+        tmp_path, [roadmap.Lecture("chapters/x", "x", "", (), (0, 0))])
 
 
 def test_figure_options_are_where_myst_nb_reads_them():

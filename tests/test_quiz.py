@@ -47,6 +47,9 @@ def test_the_html_holds_form_controls_ids_and_the_manifest():
     (lambda: Choice("a", "?", [("x", True, "w"), ("y", False, " ")]), "says why"),
     (lambda: show("scd", "t", [Numeric("a", "?", 1.0, "w"), Numeric("a", "?", 2.0, "w")]), "unique"),
     (lambda: show("Bad Name", "t", [Numeric("a", "?", 1.0, "w")]), "lecture name"),
+    (lambda: Numeric("a", "?", 1.0, "w", objective=0), "objective"),
+    (lambda: Choice("a", "?", [("x", True, "w"), ("y", False, "w")], objective=(1, "2")), "objective"),
+    (lambda: Choice("a", "?", [("x", True, "w"), ("y", False, "w")], objective=()), "objective"),
 ])
 def test_bad_questions_are_refused_with_a_reason(make, message):
     with pytest.raises(ValueError, match=message):
@@ -116,6 +119,34 @@ def test_every_lecture_asks_three_to_six_questions():
     assert not off, f"lectures with fewer than three or more than six questions in the page: {off}"
 
 
+def test_an_objective_is_kept_as_the_tuple_of_its_places():
+    assert Numeric("a", "?", 1.0, "w", objective=2).objective == (2,)
+    assert Choice("a", "?", [("x", True, "w"), ("y", False, "w")], objective=[1, 3]).objective == (1, 3)
+
+
+@pytest.mark.parametrize("page", LECTURE_PAGES)
+def test_each_lectures_questions_cover_its_learning_objectives(page):
+    """Every question names the objectives it checks (``objective=``, their places in the lecture's "You will
+    learn" list), every place exists, and every objective of the lecture is checked by at least one question."""
+    from l1lab.book.roadmap import objectives
+
+    n = len(objectives(ROOT, page))
+    assert n >= 3, f"{page}: its objectives were not found"
+    places = {}
+    for _, qs in _quizzes(page):
+        for q in qs:
+            node = _keyword(q, "objective")
+            value = () if node is None else ast.literal_eval(node)
+            places[ast.literal_eval(q.args[0])] = (value,) if isinstance(value, int) else tuple(value)
+    unnamed = [name for name, p in places.items() if not p]
+    assert not unnamed, f"{page}: questions that name no objective: {unnamed}"
+    wrong = {name: p for name, p in places.items() if not set(p) <= set(range(1, n + 1))}
+    assert not wrong, f"{page}: objectives that the lecture does not have (it has {n}): {wrong}"
+    uncovered = sorted(set(range(1, n + 1)) - {o for p in places.values() for o in p})
+    assert not uncovered, (f"{page}: objectives that no question checks: "
+                           + "; ".join(objectives(ROOT, page)[k - 1][:80] for k in uncovered))
+
+
 def test_every_numeric_answer_names_its_glued_value():
     """A numeric question passes ``source=`` (the glue key of its answer): the reader's check compares them."""
     missing = []
@@ -142,15 +173,18 @@ def test_the_quiz_id_is_the_page_name_and_element_ids_are_unique(page):
 
 def test_the_quiz_cells_hide_their_code():
     """The questions' cells keep the answers in their code: removed from the page (``remove-input``) and collapsed
-    in JupyterLab (``jupyter.source_hidden``), where a reader opens the notebook."""
+    where a reader opens the notebook: in JupyterLab (``jupyter.source_hidden``) and in Colab (``cellView: form``,
+    Colab's "hide code")."""
     shown = []
     for page in LECTURE_PAGES:
         for k, cell in enumerate(json.loads((ROOT / f"{page}.ipynb").read_text(encoding="utf-8"))["cells"]):
             if cell["cell_type"] == "code" and re.search(r"^show\(", "".join(cell["source"]), re.M):
                 md = cell.get("metadata", {})
-                if "remove-input" not in md.get("tags", []) or md.get("jupyter", {}).get("source_hidden") is not True:
+                if ("remove-input" not in md.get("tags", []) or md.get("jupyter", {}).get("source_hidden") is not True
+                        or md.get("cellView") != "form"):
                     shown.append(f"{page} cell {k}")
-    assert not shown, "quiz cells without remove-input and jupyter.source_hidden: " + ", ".join(shown)
+    assert not shown, ("quiz cells without remove-input, jupyter.source_hidden and cellView 'form': "
+                       + ", ".join(shown))
 
 
 def test_the_diagnostic_links_to_pages_of_the_book():

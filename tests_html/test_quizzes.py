@@ -222,3 +222,49 @@ def test_quiz_and_player_work_where_scripts_run_without_current_script(browser, 
     finally:
         ctx.close()
     assert not errors and not blocked, (errors, blocked)
+
+
+def test_in_colab_the_quiz_loads_mathjax_once_per_output_frame(browser):
+    """Colab shows each output in a frame of its own, with its ``google.colab`` object and no MathJax: there the
+    script loads MathJax (from its CDN, served here by a stub that records what it was configured with), once for
+    two quiz blocks, and typesets the feedback with it.  Where MathJax is present (the book) or there is no Colab
+    (JupyterLab, the page of its own above), it loads nothing: those tests block every request."""
+    from l1lab.book.quiz import Numeric, show
+
+    one = show("colab-a", "Check yourself", [Numeric("n", "How much is $2^{-3}$?", 0.125, "Halve $2$ three times.")])
+    two = show("colab-b", "Check yourself", [Numeric("m", "How much is $2^{-1}$?", 0.5, "Halve $2$ once.")])
+    frame = "https://abc123-colab.googleusercontent.com/outputframe.html"
+    html = ("<!doctype html><html><head></head><body><script>window.google={colab:{kernel:{}}};</script>"
+            f"{one.html()}{two.html()}</body></html>")
+    stub = ("window.l1labStubConfig=JSON.stringify(window.MathJax.tex);window.l1labTypeset=0;"
+            "window.MathJax.typesetPromise=function(els){window.l1labTypeset+=1;return Promise.resolve();};")
+    loads, other = [], []
+    ctx = browser.new_context()
+    pg = ctx.new_page()
+
+    def route(r):
+        url = r.request.url
+        if url == frame:
+            return r.fulfill(status=200, content_type="text/html", body=html)
+        if url.startswith("https://cdn.jsdelivr.net/npm/mathjax@3/"):
+            loads.append(url)
+            return r.fulfill(status=200, content_type="application/javascript", body=stub)
+        other.append(url)
+        return r.abort()
+
+    errors = []
+    pg.route("**/*", route)
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        pg.goto(frame, wait_until="load")
+        pg.wait_for_function("window.l1labStubConfig !== undefined")
+        config = pg.evaluate("JSON.parse(window.l1labStubConfig)")
+        pg.locator("#l1lab-quiz-colab-b-m-input").fill("0.5")
+        pg.keyboard.press("Enter")
+        text = _feedback(pg, "l1lab-quiz-colab-b-m").inner_text()
+        typeset = pg.evaluate("window.l1labTypeset")
+    finally:
+        ctx.close()
+    assert len(loads) == 1 and not other and not errors, (loads, other, errors)
+    assert config["inlineMath"] == [["\\(", "\\)"]]           # the delimiters the questions' HTML uses
+    assert text.startswith("Right.") and typeset == 1

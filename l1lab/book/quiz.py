@@ -55,11 +55,25 @@ def _math(text: str) -> str:
     return out
 
 
+def _check_objective(q) -> None:
+    """``q.objective`` as a tuple of the objectives' places (from 1), or None; anything else is refused."""
+    obj = q.objective
+    if obj is None:
+        return
+    objs = (obj,) if isinstance(obj, int) else tuple(obj)
+    if not objs or any(isinstance(o, bool) or not isinstance(o, int) or o < 1 for o in objs):
+        raise ValueError(f"{q.name}: objective= takes the places (1, 2, ...) of the lecture's objectives, "
+                         f"got {obj!r}")
+    object.__setattr__(q, "objective", objs)
+
+
 @dataclass(frozen=True)
 class Numeric:
     """A number to compute or predict.  ``answer``: the computed value (glued as ``source`` when the prose
     states it); right when ``|x - answer| <= atol + rtol |answer|``.  ``explanation``: shown with either verdict.
-    ``player``: the name of the static player this item asks the reader to move (a "predict, then move" item)."""
+    ``player``: the name of the static player this item asks the reader to move (a "predict, then move" item).
+    ``objective``: the learning objective(s) of the lecture the question checks, by their place (from 1) in the
+    lecture's "You will learn" list (the book's test: every objective has a question)."""
 
     name: str
     prompt: str
@@ -70,8 +84,10 @@ class Numeric:
     source: str | None = None
     unit: str = ""
     player: str | None = None
+    objective: int | tuple[int, ...] | None = None
 
     def __post_init__(self):
+        _check_objective(self)
         if not math.isfinite(float(self.answer)):
             raise ValueError(f"{self.name}: the answer must be a finite number, got {self.answer!r}")
         if self.rtol < 0 or self.atol < 0 or (self.rtol == 0 and self.atol == 0 and float(self.answer) != 0):
@@ -83,14 +99,17 @@ class Numeric:
 @dataclass(frozen=True)
 class Choice:
     """Multiple choice: ``options`` are ``(text, right, why)``, exactly one right; ``why`` says why that choice is
-    right or wrong (a wrong choice explains itself, not only "no")."""
+    right or wrong (a wrong choice explains itself, not only "no").  ``player`` and ``objective`` as for
+    :class:`Numeric`."""
 
     name: str
     prompt: str
     options: Sequence[tuple]
     player: str | None = None
+    objective: int | tuple[int, ...] | None = None
 
     def __post_init__(self):
+        _check_objective(self)
         if len(self.options) < 2 or sum(bool(o[1]) for o in self.options) != 1:
             raise ValueError(f"{self.name}: at least two options, exactly one right")
         if any(not str(o[2]).strip() for o in self.options):
@@ -192,13 +211,18 @@ QUIZ_CSS = """
 .l1lab-quiz-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
 """
 
-#: the questions' script: no external code; each quiz block wires its own forms once (``data-ready`` marks a wired
-#: block, so a second copy of the script does nothing).  Where ``document.currentScript`` is null (the classic Jupyter
-#: notebook runs an output's scripts through jQuery), the script wires every block not yet marked; and a listener on
+#: the questions' script: no external code (but MathJax in Colab, below); each quiz block wires its own forms
+#: once (``data-ready`` marks a wired block, so a second copy of the script does nothing).  Where
+#: ``document.currentScript`` is null (the classic Jupyter notebook runs an output's scripts through jQuery), the
+#: script wires every block not yet marked; and a listener on
 #: the document (installed once) keeps the submit of any block it has not wired yet from sending the form and leaving
-#: the page: Enter in a text field, or the Check button, never navigates
+#: the page: Enter in a text field, or the Check button, never navigates.  Its one load from outside, and only in
+#: Colab: Colab shows each output in a frame of its own without MathJax (where the book and Jupyter typeset the
+#: questions' formulas), so in a frame that has Colab's ``google.colab`` and no MathJax the script loads MathJax
+#: from a CDN (Colab runs online), once per frame, to typeset the block and its feedback
 QUIZ_JS = r"""
 (function(script){
+  var MATHJAX_CDN="https://cdn.jsdelivr.net/npm/mathjax@3/es5/tex-chtml.js";
   function num(s){s=String(s).trim().replace(/\u2212/g,"-").replace(/\s/g,"").replace(/\u00d7\s*10\^?/,"e")
     .replace(/,/g,".");if(!/^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?%?$/i.test(s))return NaN;
     var pct=s.slice(-1)==="%";var v=parseFloat(pct?s.slice(0,-1):s);return pct?v/100:v;}
@@ -239,5 +263,8 @@ QUIZ_JS = r"""
   var own=script&&script.closest?script.closest(".l1lab-quiz"):null;
   if(own){wire(own);}
   else{Array.prototype.forEach.call(document.querySelectorAll(".l1lab-quiz"),wire);}
+  if(!window.MathJax&&window.google&&window.google.colab&&!window.l1labQuizMath){window.l1labQuizMath=true;
+    window.MathJax={tex:{inlineMath:[["\\(","\\)"]],displayMath:[["\\[","\\]"]]},startup:{typeset:true}};
+    var mj=document.createElement("script");mj.src=MATHJAX_CDN;mj.async=true;document.head.appendChild(mj);}
 })(document.currentScript);
 """

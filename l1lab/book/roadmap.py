@@ -252,8 +252,9 @@ def exercises_markdown(root, lectures=LECTURES) -> str:
 def questions(root, page) -> list[dict]:
     """The in-page questions of a lecture (:mod:`l1lab.book.quiz`), read from its code cells without running them:
     each ``Numeric(...)`` or ``Choice(...)`` call's name, kind, prompt (a string or f-string literal; an f-string's
-    fields are shown as ``{...}``), the glue key of a numeric answer (``source``) and the player it asks the reader
-    to move."""
+    fields are shown as ``{...}``), the glue key of a numeric answer (``source``), the player it asks the reader
+    to move and the places (from 1) of the learning objectives it checks (``objective``, a tuple, empty when the
+    call names none)."""
     nb = json.loads((Path(root) / f"{page}.ipynb").read_text(encoding="utf-8"))
     out = []
     for cell in nb["cells"]:
@@ -269,8 +270,17 @@ def questions(root, page) -> list[dict]:
             out.append({"name": _literal(node.args[0]), "kind": node.func.id.lower(),
                         "prompt": _literal(node.args[1]),
                         "source": _literal(kw["source"]) if "source" in kw else None,
-                        "player": _literal(kw["player"]) if "player" in kw else None})
+                        "player": _literal(kw["player"]) if "player" in kw else None,
+                        "objective": _places(kw.get("objective"))})
     return out
+
+
+def _places(node) -> tuple:
+    """The objectives' places an ``objective=`` argument names: ``2`` or ``(1, 3)``; () for none."""
+    if node is None:
+        return ()
+    value = ast.literal_eval(node)
+    return (value,) if isinstance(value, int) else tuple(value)
 
 
 def _literal(node) -> str:
@@ -283,7 +293,8 @@ def _literal(node) -> str:
 
 def questions_markdown(root, lectures=LECTURES) -> str:
     """Every lecture's in-page questions, as markdown: a numbered list per lecture with each question's kind (a
-    numeric answer names the value it is checked against; a "predict, then move" item names its player)."""
+    numeric answer names the value it is checked against; a "predict, then move" item names its player), and the
+    learning objectives it checks, by their numbers in :func:`objectives_markdown`."""
     out = []
     for lec in lectures:
         qs = questions(root, lec.page)
@@ -296,6 +307,9 @@ def questions_markdown(root, lectures=LECTURES) -> str:
                 what += f", the page's value `{q['source']}`"
             if q["player"]:
                 what += f", then move the player `{q['player']}`"
+            if q["objective"]:
+                what += (", objective " if len(q["objective"]) == 1 else ", objectives ") \
+                    + ", ".join(map(str, q["objective"]))
             prompt = q["prompt"].replace("\n", " ")
             out.append(f"{i}. {prompt} *({what})*")
         out.append("")
@@ -303,13 +317,14 @@ def questions_markdown(root, lectures=LECTURES) -> str:
 
 
 def objectives_markdown(root, lectures=LECTURES) -> str:
-    """Every lecture's title (a link) and its learning objectives, as markdown."""
+    """Every lecture's title (a link) and its learning objectives, as markdown: a numbered list (the numbers the
+    questions of :func:`questions_markdown` refer to)."""
     out = []
     for lec in lectures:
         minutes = reading_minutes(root, lec.page)
         out.append(f"**{{doc}}`{lecture_title(root, lec.page)} </{lec.page}>`**"
                    + (f" ({minutes} min)" if minutes else "") + "\n")
-        out += [f"- {item}" for item in objectives(root, lec.page)] + [""]
+        out += [f"{i}. {item}" for i, item in enumerate(objectives(root, lec.page), 1)] + [""]
     return "\n".join(out)
 
 
