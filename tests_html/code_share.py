@@ -28,7 +28,7 @@ class _Share(HTMLParser):
             return "skip"
         if tag == "details" and re.search(r"\bhide\b", cls):
             return "skip"   # a hidden code input, behind its "Show code cell" button
-        if tag == "figcaption" or (tag == "div" and re.search(r"\bl1lab-quiz\b", cls)):
+        if tag == "figcaption" or re.search(r"\bl1lab-quiz\b", cls):      # the questions: a <section>
             return "prose"
         if tag == "div" and "cell_input" in cls:
             return "code"

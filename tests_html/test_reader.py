@@ -193,6 +193,17 @@ NOT_YET_LECTURES: set = set()
 CODE_SHARE = 0.25
 
 
+def test_code_share_counts_the_questions_as_prose():
+    """The questions in the page are a code cell's output but read as prose, whatever element holds them (the
+    quiz block is a <section>); a printed table next to them stays printed text."""
+    from l1lab.book.quiz import Numeric, show
+    quiz = show("x", "Check yourself", [Numeric("n", "How much is one half?", 0.5, "Halve one.")]).html()
+    html = ('<article class="bd-article"><p>Some prose.</p><div class="cell_output">' + quiz + "</div>"
+            '<div class="cell_output"><pre>a printed table</pre></div></article>')
+    prose, code, printed = code_share.page_code_share(html)
+    assert code == 0 and printed == len("a printed table") and prose > len("Some prose. How much is one half?")
+
+
 @pytest.mark.parametrize("page", [p for p in PAGES if p.startswith("chapters/")])
 def test_code_share(page, built_pages, request):
     """Code and printed text are at most a quarter of each lecture page's text: the page teaches in prose,
