@@ -14,8 +14,9 @@ sub-optimality (P(w) - P*)/P(0), P* from ``l1lab.reference_solution`` at 1e-12, 
 
 l1lab is timed through its scikit-learn estimators (what a user calls: validation included) and, for the
 coordinate-descent variants, through the solver functions on a prebuilt ``Problem``.  Ratios are to the fastest
-peer on the problem.  ``--first-fit`` also times the first fit in a fresh process, with numba's cache filled and
-with it empty (a user's first call includes compilation).
+peer on the problem.  ``--first-fit`` also times the first fit of both default estimators and their peers in a
+fresh process on 500 x 200, with numba's cache empty (a user's first call compiles) and filled, and lists the
+kernels that l1lab compiled with their seconds.
 """
 from __future__ import annotations
 
@@ -196,42 +197,89 @@ def time_to_target(fit, problem, p_star, p0, eps, repeats, budget):
 
 
 # ------------------------------------------------------------------------------------------------ first fit
+#: the first fit in a fresh interpreter: 500 x 200 (the cold-start target's size), the default estimator of each
+#: loss and its peers, each with its default settings (an intercept included) at lam = lambda_max / 20; prints import, first and second fit seconds as JSON, and for l1lab the compile seconds of
+#: every numba kernel it compiled (numba's own timers, which nest: a kernel's time includes the kernels it calls)
 _FIRST_FIT = """
-import time, numpy as np
+import json, sys, time
 t0 = time.perf_counter()
-from l1lab.estimators import L1Regressor
-rng = np.random.default_rng(0)
-X = rng.uniform(-1, 1, (500, 2000)); y = X[:, :10].sum(axis=1) + 0.1 * rng.standard_normal(500)
+import numpy as np
+LOSS, WHO = sys.argv[1], sys.argv[2]
+if WHO == "l1lab":
+    from l1lab.estimators import L1Classifier, L1Regressor
+    make = (lambda: L1Regressor(lam=LAM)) if LOSS == "squared" else (lambda: L1Classifier(lam=LAM))
+elif WHO == "skglm":
+    from skglm import Lasso, SparseLogisticRegression
+    make = (lambda: Lasso(alpha=LAM)) if LOSS == "squared" else (lambda: SparseLogisticRegression(alpha=LAM))
+else:
+    from sklearn.linear_model import Lasso, LogisticRegression
+    make = (lambda: Lasso(alpha=LAM)) if LOSS == "squared" else (
+        lambda: LogisticRegression(l1_ratio=1.0, C=1 / (500 * LAM), solver="liblinear"))
 t1 = time.perf_counter()
-L1Regressor(0.05).fit(X, y)
+rng = np.random.default_rng(0)
+X = rng.uniform(-1, 1, (500, 200))
+y = X[:, :10].sum(axis=1) + 0.1 * rng.standard_normal(500)
+if LOSS == "logistic":
+    y = np.where(y > 0, 1.0, -1.0)
+LAM = 0.05 * float(np.abs(X.T @ (y if LOSS == "squared" else y / 2)).max() / 500)
 t2 = time.perf_counter()
-L1Regressor(0.05).fit(X, y)
+make().fit(X, y)
 t3 = time.perf_counter()
-print(t1 - t0, t2 - t1, t3 - t2)
+make().fit(X, y)
+t4 = time.perf_counter()
+kernels = {}
+if WHO == "l1lab":
+    from numba.core.dispatcher import Dispatcher
+    for name, mod in list(sys.modules.items()):
+        if name.startswith("l1lab"):
+            for attr, f in vars(mod).items():
+                if isinstance(f, Dispatcher):
+                    for cres in f.overloads.values():
+                        t = (cres.metadata or {}).get("timers", {}).get("compiler_lock", 0.0)
+                        if t > 0:
+                            kernels[f.py_func.__module__ + "." + f.py_func.__qualname__] = round(t, 3)
+print(json.dumps({"import": t1 - t0, "first_fit": t3 - t2, "second_fit": t4 - t3, "compiled": kernels}))
 """
 
 
+def _fresh(loss, who, cache_dir):
+    env = dict(os.environ, OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1", MKL_NUM_THREADS="1")
+    if cache_dir is not None:
+        env["NUMBA_CACHE_DIR"] = cache_dir
+    res = subprocess.run([sys.executable, "-c", _FIRST_FIT, loss, who], capture_output=True, text=True, env=env,
+                         check=True)
+    return json.loads(res.stdout.strip().splitlines()[-1])
+
+
 def first_fit():
+    """The first fit of each loss's default estimator (and its peers) in a fresh interpreter on 500 x 200: with
+    numba's on-disk cache empty (a new environment: Colab, Binder, a fresh install) and filled (a later session)."""
     out = {}
-    for label, cache in (("numba cache filled", None), ("numba cache empty", tempfile.mkdtemp())):
-        env = dict(os.environ)
-        if cache is not None:
-            env["NUMBA_CACHE_DIR"] = cache
-        runs = []
-        for _ in range(2 if cache is None else 1):
-            res = subprocess.run([sys.executable, "-c", _FIRST_FIT], capture_output=True, text=True, env=env,
-                                 check=True)
-            runs.append([float(v) for v in res.stdout.split()])
-        imp, first, second = runs[-1]
-        out[label] = {"import": imp, "first_fit": first, "second_fit": second}
-        print(f"  {label:20s} import {imp:6.2f} s   first fit {first:6.2f} s   second fit {second * 1e3:7.1f} ms")
+    for loss in ("squared", "logistic"):
+        for who in ("l1lab", "skglm", "scikit-learn"):
+            if who == "skglm":
+                try:
+                    __import__("skglm")
+                except ImportError:
+                    continue
+            empty = tempfile.mkdtemp()
+            runs = {"numba cache empty": _fresh(loss, who, empty)}
+            runs["numba cache filled"] = _fresh(loss, who, empty)     # the same cache, filled by the run above
+            out[f"{loss}/{who}"] = runs
+            for label, r in runs.items():
+                print(f"  {loss:8s} {who:12s} {label:18s} import {r['import']:5.2f} s   first fit "
+                      f"{r['first_fit']:5.2f} s   second fit {r['second_fit'] * 1e3:7.1f} ms", flush=True)
+            top = sorted(runs["numba cache empty"]["compiled"].items(), key=lambda kv: -kv[1])[:6]
+            if top:
+                print("    compiled (s, nested): " + ", ".join(f"{k.rsplit('.', 1)[-1]} {v:.2f}" for k, v in top))
     return out
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="one repeat, a 30 s budget per solver")
-    ap.add_argument("--problems", default="", help="comma-separated subset of the problems")
+    ap.add_argument("--problems", default="", help="comma-separated subset of the problems ('none': only "
+                    "--first-fit)")
     ap.add_argument("--solvers", default="", help="comma-separated subset of the solvers")
     ap.add_argument("--eps", type=float, default=1e-6, help="target relative duality gap")
     ap.add_argument("--repeats", type=int, default=3)
@@ -241,7 +289,7 @@ def main():
     budget = 30.0 if args.quick else 120.0
     t_start = time.perf_counter()
     problems = make_problems()
-    chosen = [p for p in args.problems.split(",") if p] or list(problems)
+    chosen = [] if args.problems == "none" else [p for p in args.problems.split(",") if p] or list(problems)
     results = {}
     with single_thread():
         for name in chosen:
@@ -277,7 +325,7 @@ def main():
         except ImportError:
             pass
     if args.first_fit:
-        print("\nfirst fit in a fresh process (L1Regressor on 500 x 2000):")
+        print("\nfirst fit in a fresh process (500 x 200, the default estimators and their peers):")
         payload["first_fit"] = first_fit()
     finish(HERE / "results" / "bench_time_to_solution.json", t_start, args.quick, payload)
     print(json.dumps({k: {s: (v and round(v["ratio_to_fastest_peer"], 2)) for s, v in r["rows"].items()}
