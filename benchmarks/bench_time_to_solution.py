@@ -198,8 +198,9 @@ def time_to_target(fit, problem, p_star, p0, eps, repeats, budget):
 
 # ------------------------------------------------------------------------------------------------ first fit
 #: the first fit in a fresh interpreter: 500 x 200 (the cold-start target's size), the default estimator of each
-#: loss and its peers, each with its default settings (an intercept included) at lam = lambda_max / 20; prints import, first and second fit seconds as JSON, and for l1lab the compile seconds of
-#: every numba kernel it compiled (numba's own timers, which nest: a kernel's time includes the kernels it calls)
+#: loss and its peers, each with its default settings (an intercept included) at lam = lambda_max / 20; prints
+#: import, first and second fit seconds as JSON, and for l1lab the compile seconds of every numba kernel it
+#: compiled (numba's own timers, which nest: a kernel's time includes the kernels it calls)
 _FIRST_FIT = """
 import json, sys, time
 t0 = time.perf_counter()
