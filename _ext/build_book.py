@@ -33,6 +33,9 @@ def _one_page_per_task(arguments, nproc, maxbatch=10):
 
 
 if __name__ == "__main__":
+    # the notebooks' kernels inherit it: draw the static players' frames (l1lab.book.static.draws_frames; a live
+    # notebook skips them, its live demos are the same demos)
+    os.environ["L1LAB_DRAW_PLAYERS"] = "1"
     jupyter_book.sphinx.build_sphinx = _build_sphinx_parallel   # the command imports it when it runs
     sphinx.builders.make_chunks = _one_page_per_task
     sys.exit(main(["build", *sys.argv[1:]]))

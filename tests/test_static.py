@@ -8,6 +8,7 @@ for that setting, with its content hash and an alternative text; the HTML is sel
 """
 import hashlib
 import json
+import math
 import re
 
 import matplotlib
@@ -185,3 +186,37 @@ def test_a_frame_that_shows_an_error_or_breaks_the_style_fails_the_player(fault,
             assert message in str(err)
             raise
     assert static.static_player(demo("none"), name="faulty").n_frames == 2
+
+
+def test_a_live_notebook_skips_the_frames_and_the_build_draws_them(monkeypatch):
+    """In an IPython kernel (a live notebook) the player checks its grid, keeps its controls and draws no frame:
+    the live demo beside it is the same demo.  With ``$L1LAB_DRAW_PLAYERS=1`` (the book's build) a kernel draws,
+    and outside a kernel (a script, these tests) the player is drawn whatever the variable says."""
+    grid = {"a": (0.1, 1.0), "n": (2, 3)}
+    monkeypatch.delenv(static.DRAW_PLAYERS, raising=False)
+    assert static.draws_frames()                                  # pytest runs outside a kernel
+    drawn = static.static_player(_demo(), grid, name="kept")
+    monkeypatch.setattr(static, "_in_kernel", lambda: True)
+    assert not static.draws_frames()
+    calls = []
+    demo = _demo()
+    monkeypatch.setattr(demo.live, "render", lambda **kw: calls.append(kw))
+    live = static.static_player(demo, grid, name="skipped")
+    assert not calls and live.frames == {} and not live.drawn
+    assert [c.values for c in live.controls] == [c.values for c in drawn.controls]
+    page = live.html()
+    settings = math.prod(len(c.values) for c in drawn.controls)
+    assert f"precomputed over {settings} settings" in page and "live demo" in page and "<img" not in page
+    assert "not drawn" in repr(live)
+    with pytest.raises(ValueError, match="grid="):                # the grid is still checked
+        static.static_player(_demo(many=True), {"a": (0.1, 1.0)}, name="big")
+    monkeypatch.setenv(static.DRAW_PLAYERS, "1")
+    assert static.draws_frames()
+    again = static.static_player(_demo(), grid, name="kept")
+    assert again.drawn and again.n_frames == drawn.n_frames > 0
+
+
+def test_the_build_asks_the_kernels_to_draw_the_players():
+    from pathlib import Path
+    text = (Path(__file__).resolve().parents[1] / "_ext" / "build_book.py").read_text(encoding="utf-8")
+    assert f'os.environ["{static.DRAW_PLAYERS}"] = "1"' in text

@@ -19,6 +19,11 @@ built, the Sphinx extension ``_ext/static_players.py`` moves every frame to a fi
 (``_players/<hash>.png`` beside the pages, shared by every page that shows it) and the page loads them lazily:
 the first frame when the player scrolls into view, the others when the reader comes near it (all of them,
 so that a move only swaps an image that is already decoded).  It works when the HTML is opened from disk.
+
+In a live notebook (Colab, Binder, JupyterLab) the live demo next to each player is the same demo with every
+setting, so the player's frames are not drawn there: in an IPython kernel without ``$L1LAB_DRAW_PLAYERS=1`` (the
+book's build sets it, ``_ext/build_book.py``), :func:`static_player` checks the grid and returns a player without
+frames, which says where the live demo is (:func:`draws_frames`).  Outside a kernel (a script, the tests) it draws.
 """
 from __future__ import annotations
 
@@ -28,19 +33,40 @@ import io
 import itertools
 import json
 import math
+import os
 import re
 from dataclasses import dataclass
 from typing import Callable, Mapping, Sequence
 
 from .style import EXCEPTION_TEXT, figure_texts, style_problems
 
-__all__ = ["MAX_OPTIONS", "PLAYER_JS", "ControlSpec", "StaticPlayer", "control_spec", "encode_frame",
-           "frame_text", "plan", "static_player"]
+__all__ = ["DRAW_PLAYERS", "MAX_OPTIONS", "PLAYER_JS", "ControlSpec", "StaticPlayer", "control_spec", "draws_frames",
+           "encode_frame", "frame_text", "plan", "static_player"]
 
 #: a control with at most this many positions is "cheap": the player offers all of them
 MAX_OPTIONS = 12
 #: the most frames one player may have (a guard against a grid that would take minutes to draw)
 MAX_FRAMES = 200
+#: the environment variable that makes a kernel draw the players' frames (the book's build sets it to "1")
+DRAW_PLAYERS = "L1LAB_DRAW_PLAYERS"
+
+
+def _in_kernel() -> bool:
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return False
+    shell = get_ipython()
+    return shell is not None and getattr(shell, "kernel", None) is not None
+
+
+def draws_frames() -> bool:
+    """Whether :func:`static_player` draws its frames here: outside an IPython kernel, or in one with
+    ``$L1LAB_DRAW_PLAYERS`` set to "1" (the book's build); not in a live notebook, whose live demo is the same demo
+    with every setting (drawing a player there would only delay the notebook's run by its frames)."""
+    if os.environ.get(DRAW_PLAYERS, "").strip() == "1":
+        return True
+    return not _in_kernel()
 
 
 @dataclass(frozen=True)
@@ -223,6 +249,7 @@ class StaticPlayer:
     frames: dict
     caption: str = ""
     costly: tuple = ()
+    drawn: bool = True      # False: made in a live notebook, without frames (see draws_frames)
 
     def key(self, **setting) -> tuple:
         """The frame key of a setting given by control values (the others at their defaults)."""
@@ -238,6 +265,8 @@ class StaticPlayer:
         return tuple(idx)
 
     def __repr__(self):      # the notebook's plain-text output: not the frames' bytes
+        if not self.drawn:
+            return f"<static player {self.name!r}: not drawn in a live notebook; run the live demo>"
         return f"<static player {self.name!r}: {self.n_frames} frames, {self.n_bytes / 1e3:.0f} kB>"
 
     def manifest(self) -> dict:
@@ -252,6 +281,12 @@ class StaticPlayer:
         return {"name": self.name, "controls": [c.as_json() for c in self.controls], "frames": frames}
 
     def html(self) -> str:
+        if not self.drawn:
+            settings = math.prod(len(c.values) for c in self.controls)
+            return (f'<p class="l1lab-player-skipped" data-player="{html.escape(self.name)}"><em>The HTML book shows '
+                    f"this demo here as a player precomputed over {settings} settings, which works without a kernel. "
+                    "In this notebook, run the live demo instead: the same demo with every setting (set "
+                    f"<code>{DRAW_PLAYERS}=1</code> to draw the player here too).</em></p>")
         return _player_html(self)
 
     def _repr_html_(self):
@@ -317,6 +352,10 @@ def static_player(demo, grid: Mapping[str, Sequence] | None = None, *, name: str
         raise ValueError(f"name must be letters, digits, '-' and '_', got {name!r}")
     grid = dict(grid or {})
     specs = plan(demo, grid, max_frames=max_frames)
+    costly = tuple(s.name for s in specs if s.name in grid)
+    if not draws_frames():
+        _close(demo)
+        return StaticPlayer(name, specs, {}, caption, costly, drawn=False)
     live = demo.live
     frames = {}
     for key in itertools.product(*(range(len(s.values)) for s in specs)):
@@ -336,7 +375,6 @@ def static_player(demo, grid: Mapping[str, Sequence] | None = None, *, name: str
                 raise ValueError(f"player {name!r}, frame {said}: the frame shows exception text, not a figure")
             frames[key] = {"png": None, "html": body, "sha": hashlib.sha256(body.encode()).hexdigest(),
                            "alt": f"Setting: {said}."}
-    costly = tuple(s.name for s in specs if s.name in grid)
     _close(demo)     # the widget has served: its state would otherwise be saved with the notebook
     return StaticPlayer(name, specs, frames, caption, costly)
 
