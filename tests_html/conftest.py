@@ -19,6 +19,20 @@ HTML = ROOT / "_build" / "html"
 CACHE = ROOT / "_build" / ".jupyter_cache"
 
 
+def _book_toc():
+    """The book tests' reader of _toc.yml (tests/toc.py), loaded by its path: the two test trees share it without
+    putting tests/ (and its conftest) on this tree's import path."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("l1lab_book_toc", ROOT / "tests" / "toc.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+#: the pages of the table of contents, in order (the root page first)
+toc_files = _book_toc().toc_files
+
+
 def executed(path):
     """The notebook ``path`` as the build executed it: its current code with the outputs of MyST-NB's execution
     cache (``_build/.jupyter_cache``); fails when the cache holds no execution of that code."""

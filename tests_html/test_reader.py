@@ -15,18 +15,7 @@ from urllib.parse import unquote, urlsplit
 import code_share
 import pytest
 import yaml
-from conftest import HTML, ROOT
-
-
-def toc_files():
-    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
-    files = [toc["root"]]
-    for part in toc.get("parts", []):
-        for ch in part.get("chapters", []):
-            files.append(ch["file"])
-            files.extend(s["file"] for s in ch.get("sections", []))
-    return files
-
+from conftest import HTML, ROOT, toc_files
 
 PAGES = toc_files()
 
