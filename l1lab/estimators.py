@@ -51,14 +51,17 @@ refit's: every fold solves the problem the refit solves, on its rows.
 
 **Sparse input** (CSR/CSC, any scipy sparse format) is never densified.
 
-**Sample weights** (``L1Regressor`` and ``L1RegressorCV``): ``fit(X, y, sample_weight=s)`` minimizes the weighted
+**Sample weights** (every estimator): ``fit(X, y, sample_weight=s)`` minimizes the weighted
 mean loss sum_i s_i L(<w, x_i> + b, y_i) / sum_i s_i + lam ||w||_1, as Lasso does.  A zero weight removes its row
 (before anything else, the scaling factors included) and an integer weight k counts its row k times.  For the
 squared loss the weights fold into the data exactly: row i of the design and y_i are multiplied by
 sqrt(s_i / max s) (so the rows stay in [-1, 1]) and lam is divided by max s (mean s = 1 after normalizing), which
 divides the objective by max s and leaves its minimizer unchanged; the intercept column becomes a weighted one,
-still unpenalized.  ``L1Classifier`` does not take weights yet (its kernels would need them): its ``fit`` raises a
-TypeError that says so.
+still unpenalized.  The logistic loss cannot be folded into the data: ``L1Classifier`` passes the weights to the
+:class:`l1lab.Problem`, whose weighted mean the working-set solver minimizes (proximal Newton steps whose
+curvatures and residuals carry the weights) and certifies (the weighted dual); the other solvers, the papers'
+algorithms for the unweighted mean, refuse weights with a ValueError.  The cross-validated estimators weight each
+fold's training rows the same way and weight its held-out score.
 """
 from __future__ import annotations
 
@@ -84,7 +87,7 @@ except ImportError as err:  # validate_data and __sklearn_tags__ are scikit-lear
 from . import solvers
 from ._validate import check_array, check_choice, check_real
 from .links import smidas_p
-from .problem import Problem, check_problem
+from .problem import Problem, check_unweighted_problem
 
 __all__ = ["L1Regressor", "L1Classifier", "L1RegressorCV", "L1ClassifierCV", "SOLVERS", "default_eta"]
 
@@ -124,7 +127,7 @@ def default_eta(problem, solver="smidas", p=None):
     neighbourhood of the optimum whose size scales with eta; decrease eta (and raise ``max_epochs``) for more
     accuracy, or use a coordinate-descent solver, which converges.
     """
-    check_problem(problem)
+    check_unweighted_problem(problem)
     check_choice(solver, "solver", ("smidas", "truncgrad", "sgd"))
     if p is not None:
         check_real(p, "p (the link exponent)", low=2.0)
@@ -210,11 +213,6 @@ class _L1Base(BaseEstimator):
             raise ValueError(f"{name}: scale must be one of {SCALES}, got {self.scale!r}")
 
     def _check_fit_params(self, fit_params):
-        if "sample_weight" in fit_params:
-            raise TypeError(
-                f"{type(self).__name__}.fit does not support sample_weight yet: the logistic loss's kernels minimize "
-                "the unweighted mean loss (1/m) sum_i L(<w, x_i> + b, y_i) of problem (1).  Replicate rows to "
-                "emulate integer weights (L1Regressor takes sample_weight).")
         if fit_params:
             raise TypeError(f"{type(self).__name__}.fit got unexpected keyword arguments {sorted(fit_params)}")
 
@@ -281,10 +279,11 @@ class _L1Base(BaseEstimator):
         weights = np.r_[np.ones(d), 0.0] if self.fit_intercept else None
         return X, weights, factors
 
-    def _solve(self, X, y, weights, params):
-        """Solve one problem (1) on the design matrix; returns (w, Result)."""
+    def _solve(self, X, y, weights, params, s=None):
+        """Solve one problem (1) on the design matrix (with sample weights s: the weighted mean loss, for the
+        working-set solver); returns (w, Result)."""
         family, lam, max_epochs, tol, eta, opts = params
-        problem = Problem(X, y, self._loss, lam, penalty_weights=weights)
+        problem = Problem(X, y, self._loss, lam, penalty_weights=weights, sample_weight=s)
         fun = SOLVERS[self.solver][0]
         seed = self._seed()
         if family == "ws":
@@ -388,6 +387,14 @@ def _sample_weights(sample_weight, X, name):
     if not keep.any():
         raise ValueError(f"{name}: every sample_weight is zero (no positive entry: every row would be removed)")
     return s, keep
+
+
+def _check_weighted_solver(est):
+    if est.solver != "working_set":
+        raise ValueError(
+            f"{type(est).__name__}(solver={est.solver!r}) does not take sample_weight: that solver is one of the "
+            "papers' algorithms, stated for the unweighted mean loss (1/m) sum_i L(<w, x_i> + b, y_i); "
+            "solver='working_set' (the default) minimizes the weighted mean loss")
 
 
 def _weigh_rows(Xd, y, s):
@@ -527,12 +534,18 @@ class L1Classifier(ClassifierMixin, _L1Base):
 
     _loss = "logistic"
 
-    def fit(self, X, y, **fit_params):
-        """Fit on X (n_samples, n_features; dense or sparse) and labels y.  Returns self."""
+    def fit(self, X, y, sample_weight=None, **fit_params):
+        """Fit on X (n_samples, n_features; dense or sparse) and labels y, with optional weights of the samples (a
+        weighted mean loss, solver="working_set" only; see the module docstring).  Returns self."""
         self._check_fit_params(fit_params)
         params = self._check_params()
         X, y = self._validate_X_y(X, y)
         check_classification_targets(y)
+        s, keep = _sample_weights(sample_weight, X, type(self).__name__)
+        if s is not None:
+            _check_weighted_solver(self)
+            if not keep.all():
+                X, y, s = X[keep], y[keep], s[keep]
         classes = np.unique(y)
         if classes.size < 2:
             raise ValueError(f"{type(self).__name__} needs samples of at least two classes; the data contain "
@@ -542,7 +555,7 @@ class L1Classifier(ClassifierMixin, _L1Base):
         positives = classes[1:] if classes.size == 2 else classes
         coefs, intercepts, n_iter, traces, infos = [], [], [], [], []
         for c in positives:
-            w, result = self._solve(Xd, np.where(y == c, 1.0, -1.0), weights, params)
+            w, result = self._solve(Xd, np.where(y == c, 1.0, -1.0), weights, params, s)
             coef, b = self._unfold(w, factors)
             coefs.append(coef)
             intercepts.append(b)
@@ -660,8 +673,9 @@ class _L1CVBase(_L1Base):
     def _grid(self, Xd, targets, weights, s=None):
         if self.lams is not None:
             return np.sort(np.asarray(self.lams, dtype=np.float64))[::-1].copy()
-        if s is None:
-            lmax = max(Problem(Xd, t, self._loss, 1.0, penalty_weights=weights).lambda_max for t in targets)
+        if s is None or self._loss != "squared":
+            lmax = max(Problem(Xd, t, self._loss, 1.0, penalty_weights=weights, sample_weight=s).lambda_max
+                       for t in targets)
         else:
             Xw, yw, top = _weigh_rows(Xd, targets[0], s)
             lmax = Problem(Xw, yw, self._loss, 1.0, penalty_weights=weights).lambda_max * top
@@ -672,8 +686,9 @@ class _L1CVBase(_L1Base):
 
     def _cross_validate(self, X, y, Xd, weights, factors, targets, opts, s=None):
         """Per fold and lam, the held-out score of the path's solution (higher is better); the paths' gaps.  With
-        sample weights ``s`` (squared loss), each fold's training rows are weighted as in :class:`L1Regressor`
-        and its held-out score is weighted too."""
+        sample weights ``s``, each fold's training rows are weighted as in the single estimator (folded into the
+        rows for the squared loss, the Problem's weights for the logistic loss) and its held-out score is weighted
+        too."""
         from joblib import Parallel, delayed
         from sklearn.metrics import check_scoring
         from sklearn.model_selection import check_cv
@@ -691,15 +706,17 @@ class _L1CVBase(_L1Base):
                                  "(cv) or a stratified splitter")
         def fold_problem(train):
             if s is None:
-                return rows[train], [t[train] for t in targets], 1.0
+                return rows[train], [t[train] for t in targets], 1.0, None
+            if self._loss != "squared":
+                return rows[train], [t[train] for t in targets], 1.0, s[train]
             Xw, yw, top = _weigh_rows(rows[train], targets[0][train], s[train])
-            return Xw, [yw], top
+            return Xw, [yw], top, None
 
         jobs = [fold_problem(train) for train, _ in folds]
         paths = Parallel(n_jobs=self.n_jobs)(
-            delayed(_fold_paths)(Xf, tf, weights, self._loss, lams / top, tol, max_epochs, opts)
-            for Xf, tf, top in jobs)
-        paths = [(coefs, fold_gaps * top) for (coefs, fold_gaps), (_, _, top) in zip(paths, jobs)]
+            delayed(_fold_paths)(Xf, tf, weights, self._loss, lams / top, tol, max_epochs, opts, sf)
+            for Xf, tf, top, sf in jobs)
+        paths = [(coefs, fold_gaps * top) for (coefs, fold_gaps), (_, _, top, _) in zip(paths, jobs)]
         scorer = None if self.scoring is None else check_scoring(self, scoring=self.scoring)
         scores = np.empty((lams.size, len(folds)))
         gaps = np.empty((lams.size, len(folds)))
@@ -752,13 +769,13 @@ class _L1CVBase(_L1Base):
         return self
 
 
-def _fold_paths(Xd, targets, weights, loss, lams, tol, max_epochs, opts):
-    """The regularization path of one fold's training rows, for every binary target: (coefs, gaps) with coefs a
-    list of (d, n_lams) arrays and gaps of shape (n_targets, n_lams)."""
+def _fold_paths(Xd, targets, weights, loss, lams, tol, max_epochs, opts, s=None):
+    """The regularization path of one fold's training rows (sample weights ``s`` or None), for every binary
+    target: (coefs, gaps) with coefs a list of (d, n_lams) arrays and gaps of shape (n_targets, n_lams)."""
     coefs, gaps = [], []
     for t in targets:
-        path = solvers.regularization_path(Problem(Xd, t, loss, float(lams[0]), penalty_weights=weights), lams=lams,
-                                           tol=tol, max_epochs=max_epochs, **opts)
+        problem = Problem(Xd, t, loss, float(lams[0]), penalty_weights=weights, sample_weight=s)
+        path = solvers.regularization_path(problem, lams=lams, tol=tol, max_epochs=max_epochs, **opts)
         coefs.append(path.coefs)
         gaps.append(path.gaps)
     return coefs, np.array(gaps)
@@ -863,10 +880,14 @@ class L1ClassifierCV(ClassifierMixin, _L1CVBase):
     _loss = "logistic"
     _single = L1Classifier
 
-    def fit(self, X, y, **fit_params):
-        """Choose lam by cross-validation on X (dense or sparse) and labels y, then refit.  Returns self."""
+    def fit(self, X, y, sample_weight=None, **fit_params):
+        """Choose lam by cross-validation on X (dense or sparse) and labels y, with optional weights of the samples
+        (the paths minimize the weighted mean loss, the held-out scores are weighted), then refit.  Returns self."""
         X, y = self._validate_X_y(X, y)
         check_classification_targets(y)
+        s, keep = _sample_weights(sample_weight, X, type(self).__name__)
+        if s is not None and not keep.all():
+            X, y, s = X[keep], y[keep], s[keep]
         classes = np.unique(y)
         if classes.size < 2:
             raise ValueError(f"{type(self).__name__} needs samples of at least two classes; the data contain "
@@ -874,15 +895,15 @@ class L1ClassifierCV(ClassifierMixin, _L1CVBase):
         self.classes_ = classes
         positives = classes[1:] if classes.size == 2 else classes
         targets = [np.where(y == c, 1.0, -1.0) for c in positives]
-        return self._fit_cv(X, y, targets, fit_params)
+        return self._fit_cv(X, y, targets, fit_params, s)
 
-    def _default_scores(self, Xt, yt, coefs):
+    def _default_scores(self, Xt, yt, coefs, sample_weight=None):
         decisions = np.stack([safe_sparse_dot(Xt, c, dense_output=True) for c in coefs])  # (targets, n, lams)
         if len(coefs) == 1:
             predicted = self.classes_[(decisions[0] > 0).astype(int)]
         else:
             predicted = self.classes_[np.argmax(decisions, axis=0)]
-        return np.mean(predicted == yt[:, None], axis=0)
+        return np.average(predicted == yt[:, None], axis=0, weights=sample_weight)
 
     decision_function = L1Classifier.decision_function
     predict = L1Classifier.predict

@@ -10,6 +10,12 @@ optimum is a solver's job: :func:`l1lab.solvers.reference_solution`.
 Optional per-coordinate penalty weights c_j >= 0 generalize the penalty to :math:`\lambda\sum_j c_j|w_j|`; a
 weight 0 leaves a coordinate unpenalized, which is how an intercept (a constant feature column of ones) enters
 the problem (see :mod:`l1lab.estimators`).
+
+Optional positive sample weights s_i make C the weighted mean :math:`\sum_i s_i L(\langle w, x_i\rangle, y_i) /
+\sum_i s_i` (stored normalized to mean 1, so that :math:`C(w) = \frac{1}{m}\sum_i s_i L(\cdot)`).  They are beyond the
+papers: the papers' algorithms and bounds are for the unweighted mean, and refuse a weighted Problem; the
+working-set solver (:func:`l1lab.solvers.working_set_cd`, :func:`l1lab.solvers.regularization_path`) solves and
+certifies it.
 """
 from __future__ import annotations
 
@@ -47,6 +53,11 @@ class Problem:
         c_j = 1, the papers' problem.  c_j = 0 leaves w_j unpenalized, e.g. an intercept held by a column of
         ones.  An all-ones vector is stored as ``None``, so the solvers keep their shared-threshold paths and
         give bit-for-bit the numbers of the unweighted problem.
+    sample_weight : (m,) array of finite numbers > 0, optional
+        Weights s_i of the examples: C becomes the weighted mean sum_i s_i L_i / sum_i s_i (a weight k counts an
+        example k times).  Stored divided by their mean (``sample_weight``); equal weights are stored as None,
+        the unweighted problem.  A weight of 0 is refused: remove the example instead (the estimators do).
+        Only the working-set solver takes a weighted Problem; the papers' solvers and bounds raise a ValueError.
 
     Notes
     -----
@@ -68,7 +79,7 @@ class Problem:
     0.5
     """
 
-    def __init__(self, X, y, loss="squared", lam=1e-3, penalty_weights=None):
+    def __init__(self, X, y, loss="squared", lam=1e-3, penalty_weights=None, sample_weight=None):
         self.loss: Loss = get_loss(loss)
         self.lam = check_nonnegative(lam, "lam")
 
@@ -131,6 +142,7 @@ class Problem:
             self.column_nnz = np.full(self.d, self.m, dtype=np.int64)
         self.nnz = int(self.column_nnz.sum())
         self.penalty_weights = self._check_penalty_weights(penalty_weights)
+        self.sample_weight = self._check_sample_weight(sample_weight)
         self._csr_arrays = None
         self._csc_arrays = None
         self._lambda_max = None
@@ -143,6 +155,20 @@ class Problem:
         if np.any(c < 0):
             raise ValueError("penalty_weights must be finite numbers >= 0 (0 leaves a coordinate unpenalized)")
         return None if np.all(c == 1.0) else c
+
+    def _check_sample_weight(self, s):
+        if s is None:
+            return None
+        if not self.loss.smooth:
+            raise ValueError(f"sample weights are taken with the squared and logistic losses (the working-set "
+                             f"solver's), not the {self.loss.name} loss")
+        s = check_array(s, "sample_weight", shape=(self.m,), like="one weight per example", copy=True)
+        if np.any(s <= 0):
+            raise ValueError("sample_weight must hold finite numbers > 0; remove the examples of weight 0 (a weight "
+                             "of 0 is the example's absence)")
+        if np.all(s == s[0]):
+            return None        # equal weights: the unweighted problem, bit for bit
+        return s / s.mean()
 
     # ------------------------------------------------------------------ data access
     @property
@@ -207,10 +233,14 @@ class Problem:
         return self.nnz / (self.m * self.d)
 
     def column_sq_norms(self) -> np.ndarray:
-        """(1/m) sum_i x_ij^2 for every column j."""
+        """(1/m) sum_i x_ij^2 for every column j (with sample weights, (1/m) sum_i s_i x_ij^2)."""
+        s = self.sample_weight
         if self.is_sparse:
-            return np.asarray(self._csc.multiply(self._csc).sum(axis=0)).ravel() / self.m
-        return np.einsum("ji,ji->j", self._XT, self._XT) / self.m
+            sq = self._csc.multiply(self._csc)
+            return (np.asarray(sq.sum(axis=0)).ravel() if s is None else sq.T @ s) / self.m
+        if s is None:
+            return np.einsum("ji,ji->j", self._XT, self._XT) / self.m
+        return np.einsum("ji,ji,i->j", self._XT, self._XT, s) / self.m
 
     # ------------------------------------------------------------------ objective
     def _check_w(self, w, name="w"):
@@ -231,10 +261,13 @@ class Problem:
 
     def smooth_from_margins(self, z) -> float:
         """C(w) from the margins z = Xw, shape (m,)."""
-        return float(mean_loss(self.loss.code, self._check_z(z), self.y))
+        z = self._check_z(z)
+        if self.sample_weight is None:
+            return float(mean_loss(self.loss.code, z, self.y))
+        return float(self.sample_weight @ self.loss.value(z, self.y)) / self.m
 
     def smooth(self, w) -> float:
-        """C(w) = (1/m) sum_i L(<w, x_i>, y_i)."""
+        """C(w) = (1/m) sum_i L(<w, x_i>, y_i) (with sample weights, (1/m) sum_i s_i L(<w, x_i>, y_i))."""
         return self.smooth_from_margins(self.margins(w))
 
     @property
@@ -263,6 +296,8 @@ class Problem:
     def gradient_from_margins(self, z) -> np.ndarray:
         """The gradient of C from the margins z = Xw, shape (m,)."""
         g = self.loss.deriv(self._check_z(z), self.y)
+        if self.sample_weight is not None:
+            g *= self.sample_weight
         if self.is_sparse:
             return np.asarray(self._csc.T @ g).ravel() / self.m
         return self._XT @ g / self.m
@@ -322,6 +357,8 @@ class Problem:
         kind = f"sparse, density {self.density:.3g}" if self.is_sparse else "dense"
         weights = "" if self.penalty_weights is None else (
             f", penalty weights ({int(np.sum(self.penalty_weights == 0))} unpenalized)")
+        if self.sample_weight is not None:
+            weights += ", sample weights"
         return f"Problem(m={self.m}, d={self.d}, {kind}, loss={self.loss.name!r}, lam={self.lam:g}{weights})"
 
 
@@ -332,8 +369,22 @@ def check_problem(value, name="problem"):
     return value
 
 
-#: the declared domain of a ``problem`` argument (see ``l1lab._validate.checked``)
-PROBLEM = Param(check_problem)
+def check_unweighted_problem(value, name="problem"):
+    """``value`` if it is a :class:`Problem` without sample weights: the papers' algorithms and bounds are stated
+    for the unweighted mean loss (a TypeError for another type, a ValueError for a weighted Problem)."""
+    check_problem(value, name)
+    if value.sample_weight is not None:
+        raise ValueError(f"{name} has sample weights, and this function is one of the papers' algorithms or bounds, "
+                         "stated for the unweighted mean loss (1/m) sum_i L_i; a weighted Problem is solved by "
+                         "l1lab.solvers.working_set_cd or regularization_path (l1lab.solvers.working_set.duality_gap "
+                         "certifies it)")
+    return value
+
+
+#: the declared domain of a ``problem`` argument (see ``l1lab._validate.checked``): a Problem without sample
+#: weights; the working-set solver, which takes weights, declares :data:`ANY_PROBLEM`
+PROBLEM = Param(check_unweighted_problem)
+ANY_PROBLEM = Param(check_problem)
 
 
 def hinge_linear_program(X, y, lam_j):
@@ -366,7 +417,8 @@ def unpenalized_minimizer(problem, U, max_steps=100):
     """argmin over w_U of C(w) with every w_j, j not in U, at zero (U: a few column indices).
 
     Squared loss: least squares.  Logistic loss: Newton's method with a backtracking line search, to a gradient
-    of 1e-13 or a Newton decrement of 1e-16 (|L'| <= 1 and |x_ij| <= 1 make these absolute scales).  Hinge loss:
+    of 1e-13 (|L'| <= 1 and |x_ij| <= 1 make it an absolute scale) or a Newton decrement of 1e-14 C, the rounding of
+    C.  Hinge loss:
     the linear program.  Raises ValueError when no finite minimizer exists (e.g. logistic labels of one class with
     an intercept)."""
     check_problem(problem)
@@ -376,23 +428,28 @@ def unpenalized_minimizer(problem, U, max_steps=100):
     XU = problem.X[:, U]
     XU = XU.toarray() if sp.issparse(XU) else np.asarray(XU)
     loss, y = problem.loss, problem.y
+    s = np.ones(m) if problem.sample_weight is None else problem.sample_weight
     if not loss.smooth:
         return hinge_linear_program(XU, y, np.zeros(len(U)))
     if loss.name == "squared":
-        return np.linalg.lstsq(XU, y, rcond=None)[0]
+        if problem.sample_weight is None:
+            return np.linalg.lstsq(XU, y, rcond=None)[0]
+        r = np.sqrt(s)
+        return np.linalg.lstsq(XU * r[:, None], y * r, rcond=None)[0]
     w = np.zeros(len(U))
     for _ in range(max_steps):
         z = XU @ w
-        g = XU.T @ loss.deriv(z, y) / m
+        g = XU.T @ (s * loss.deriv(z, y)) / m
         if np.max(np.abs(g)) <= 1e-13:
             return w
-        H = (XU * loss.second(z, y)[:, None]).T @ XU / m
+        H = (XU * (s * loss.second(z, y))[:, None]).T @ XU / m
         step = np.linalg.lstsq(H, -g, rcond=None)[0]
-        if -float(g @ step) <= 1e-16:
-            # Newton decrement at the rounding level of C: a line search cannot see a decrease any more, and
-            # the full step is the accurate one (quadratic convergence)
-            return w + step
         c0 = problem.smooth_from_margins(z)
+        if -float(g @ step) <= 1e-14 * max(c0, 1e-2):
+            # Newton decrement at the rounding level of C (a sum of m terms): a line search cannot see a decrease
+            # any more, and the full step is the accurate one (quadratic convergence).  An absolute 1e-16 was
+            # below the rounding of C = 0.69 on 177 rows, where the search then crept by noise-sized steps.
+            return w + step
         t = 1.0
         while t > 1e-12:
             if problem.smooth_from_margins(z + t * (XU @ step)) <= c0 + 1e-4 * t * float(g @ step):

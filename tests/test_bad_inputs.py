@@ -548,6 +548,7 @@ TABLE = {
     "loss": Choice("squared"),
     "lam": Real(0.05, lo=0.0),
     "penalty_weights": Vector(lambda: np.ones(D), tied=True, lo=0.0, none=True),
+    "sample_weight": Vector(lambda: np.arange(1.0, M + 1.0), tied=True, lo=0.0, none=True),
     "w": Vector(lambda: W5, tied=True),
     "w0": Vector(lambda: W5 * 0.1, tied=True, none=True),
     "v": Vector(lambda: V6),
@@ -762,7 +763,9 @@ OVERRIDES = [
     ("l1lab.estimators.L1Regressor*.fit", {"y": Vector(lambda: Y_REG, tied=True, sklearn=True),
                                           "sample_weight": Vector(lambda: np.arange(1.0, 9.0), tied=True, none=True,
                                                                   sklearn=True)}),
-    ("l1lab.estimators.L1Classifier*.fit", {"y": Labels(lambda: Y_CLS, tied=True)}),
+    ("l1lab.estimators.L1Classifier*.fit", {"y": Labels(lambda: Y_CLS, tied=True),
+                                           "sample_weight": Vector(lambda: np.arange(1.0, 9.0), tied=True,
+                                                                   none=True, sklearn=True)}),
     ("l1lab.estimators.L1*.predict*", {"X": Matrix(lambda: X8 * 3.0, sklearn=True)}),
     ("l1lab.estimators.L1*.decision_function", {"X": Matrix(lambda: X8 * 3.0, sklearn=True)}),
     ("l1lab.estimators.default_eta", {"solver": Choice("smidas"), "p": Real(3.0, lo=2.0, none=True)}),
@@ -1064,7 +1067,7 @@ def _same(a, b, path="result"):
     """Exact equality of two results (arrays bit for bit, NaN equal to NaN), recursing into containers,
     dataclasses and objects; timings are ignored.  Returns "" or where they differ."""
     if isinstance(a, l1lab.Problem) and isinstance(b, l1lab.Problem):
-        for attr in ("X", "y", "lam", "penalty_weights"):
+        for attr in ("X", "y", "lam", "penalty_weights", "sample_weight"):
             diff = _same(getattr(a, attr), getattr(b, attr), f"{path}.{attr}")
             if diff:
                 return diff

@@ -36,13 +36,13 @@ L1_LOGISTIC = {"l1_ratio": 1.0}  # scikit-learn >= 1.8 spelling of penalty="l1"
 # The default instances of both estimators (solver="working_set"), every other solver, and fit_intercept=False:
 # the checks feed data far outside [-1, 1] (blobs, iris, 3 * uniform), which the default scale="auto" scales column
 # by column (scale=None, the theory's assumption enforced, rejects them: test_out_of_range_features_are_rejected);
-# scale="maxabs" is checked too.  L1Classifier takes no sample weights yet: its fit has no sample_weight parameter,
-# so the sample-weight checks do not apply to it (check_classifiers_one_label_sample_weights accepts the TypeError
-# naming sample_weight that fit raises).  L1Regressor takes them; the only expected failures are the checks that
-# weights equal repeated rows for the solvers that do not reach the optimum on the checks' data: the papers'
-# coordinate descent (global step 1/beta) stops at max_epochs there (a ConvergenceWarning), the stochastic-gradient
-# solvers run a fixed budget.  The equivalence holds at the optimum, which "working_set" reaches (checked here, and
-# in tests/test_estimators_weights.py).  Budgets are the defaults: the checks' data are small.
+# scale="maxabs" is checked too.  Both estimators take sample weights.  The expected failures: for L1Regressor, the
+# checks that weights equal repeated rows for the solvers that do not reach the optimum on the checks' data (the
+# papers' coordinate descent (global step 1/beta) stops at max_epochs there (a ConvergenceWarning), the
+# stochastic-gradient solvers run a fixed budget); for L1Classifier, every sample-weight check of those solvers,
+# which refuse weights with a ValueError (the papers' algorithms for the unweighted mean loss).  The equivalence
+# holds at the optimum, which "working_set" reaches (checked here, and in tests/test_estimators_weights.py).
+# Budgets are the defaults: the checks' data are small.
 CHECKED = ([L1Regressor(), L1Classifier()]
            + [E(solver=s) for E in (L1Regressor, L1Classifier) for s in SOLVERS if s != "working_set"]
            + [L1Regressor(fit_intercept=False), L1Classifier(fit_intercept=False)]
@@ -53,10 +53,20 @@ EXPECTED_FAILED_CHECKS = {f"check_sample_weight_equivalence_on_{kind}_data": _NO
                           for kind in ("dense", "sparse")}
 
 
+_REFUSES_WEIGHTS = "this solver (one of the papers', for the unweighted mean) refuses sample_weight with a ValueError"
+CLASSIFIER_WEIGHT_CHECKS = ("check_sample_weights_pandas_series", "check_sample_weights_not_an_array",
+                            "check_sample_weights_list", "check_sample_weights_shape",
+                            "check_sample_weights_not_overwritten", "check_sample_weight_equivalence_on_dense_data",
+                            "check_sample_weight_equivalence_on_sparse_data", "check_sample_weights_invariance",
+                            "check_classifiers_one_label_sample_weights")
+
+
 def _expected_failures(est):
-    if isinstance(est, L1Regressor) and est.solver != "working_set":
+    if est.solver == "working_set":
+        return {}
+    if isinstance(est, L1Regressor):
         return EXPECTED_FAILED_CHECKS
-    return {}
+    return dict.fromkeys(CLASSIFIER_WEIGHT_CHECKS, _REFUSES_WEIGHTS)
 
 
 # Several checks fit the logistic loss with lam = 1e-3 on linearly separable blobs, where the optimum has
@@ -587,8 +597,8 @@ def test_auto_scales_only_the_columns_outside_the_unit_range(E, sparse, breast_c
 
 def test_clear_errors(diabetes):
     X, y = diabetes
-    with pytest.raises(TypeError, match="sample_weight.*unweighted"):
-        L1Classifier().fit(X, np.sign(y - np.median(y)), sample_weight=np.ones(len(y)))
+    with pytest.raises(ValueError, match="solver='scd'.*does not take sample_weight.*unweighted"):
+        L1Classifier(solver="scd").fit(X, np.sign(y - np.median(y)), sample_weight=np.ones(len(y)))
     with pytest.raises(TypeError, match="unexpected"):
         L1Regressor().fit(X, y, weights=1)
     with pytest.raises(ValueError, match="solver must be one of"):

@@ -92,19 +92,26 @@ def violation(wj, gj, lj):
 
 
 @njit(cache=True)
-def ws_gradient(code, sparse, XT, indptr, indices, data, y, z, ws, out, dz):
-    """out[k] = g_{ws[k]} = <x_j, L'(z, y)>/m for the working set; ``dz`` is scratch of length m."""
+def ws_gradient(code, sparse, XT, indptr, indices, data, y, sw, z, ws, out, dz):
+    """out[k] = g_{ws[k]} = <x_j, L'(z, y)>/m for the working set; ``dz`` is scratch of length m.  ``sw``: the
+    sample weights over m (s_i/m, the weighted mean loss's factors), or empty for the unweighted mean."""
     m = z.shape[0]
-    for i in range(m):
-        dz[i] = loss_deriv(code, z[i], y[i])
-    inv_m = 1.0 / m
-    for k in range(ws.shape[0]):
-        out[k] = col_dot(sparse, XT, indptr, indices, data, ws[k], dz) * inv_m
+    if sw.shape[0] == 0:
+        for i in range(m):
+            dz[i] = loss_deriv(code, z[i], y[i])
+        inv_m = 1.0 / m
+        for k in range(ws.shape[0]):
+            out[k] = col_dot(sparse, XT, indptr, indices, data, ws[k], dz) * inv_m
+    else:
+        for i in range(m):
+            dz[i] = loss_deriv(code, z[i], y[i]) * sw[i]
+        for k in range(ws.shape[0]):
+            out[k] = col_dot(sparse, XT, indptr, indices, data, ws[k], dz)
 
 
 @njit(cache=True)
-def ws_max_violation(code, sparse, XT, indptr, indices, data, y, w, z, ws, lam_ws, g, dz):
-    ws_gradient(code, sparse, XT, indptr, indices, data, y, z, ws, g, dz)
+def ws_max_violation(code, sparse, XT, indptr, indices, data, y, sw, w, z, ws, lam_ws, g, dz):
+    ws_gradient(code, sparse, XT, indptr, indices, data, y, sw, z, ws, g, dz)
     worst = 0.0
     for k in range(ws.shape[0]):
         v = violation(w[ws[k]], g[k], lam_ws[k])
@@ -240,6 +247,7 @@ def inner_cd(code, sparse, XT, indptr, indices, data, y, xty, w, z, ws, lam_ws, 
     m = z.shape[0]
     g = np.empty(n)
     dz = np.empty(m)
+    unweighted = np.empty(0)
     W = np.empty((K + 1, n))
     w_acc = np.empty(n)
     z_acc = np.empty(m)
@@ -277,7 +285,8 @@ def inner_cd(code, sparse, XT, indptr, indices, data, y, xty, w, z, ws, lam_ws, 
                             z[i] = z_acc[i]
         if epochs % check_every == 0 or epochs == max_epochs:
             passes += 1
-            if ws_max_violation(code, sparse, XT, indptr, indices, data, y, w, z, ws, lam_ws, g, dz) <= tol:
+            if ws_max_violation(code, sparse, XT, indptr, indices, data, y, unweighted, w, z, ws, lam_ws, g,
+                                dz) <= tol:
                 break
     counts[0] = epochs
     counts[1] = accepted
@@ -298,7 +307,7 @@ def _model_value(gj, h, Xd, w, d, ws, lam_ws):
 
 
 @njit(cache=True)
-def inner_newton(code, sparse, XT, indptr, indices, data, y, w, z, ws, lam_ws, max_newton, max_cd, tol,
+def inner_newton(code, sparse, XT, indptr, indices, data, y, sw, w, z, ws, lam_ws, max_newton, max_cd, tol,
                  K, counts):
     """Proximal Newton over the working set (smooth losses; used for the logistic loss).
 
@@ -309,9 +318,11 @@ def inner_newton(code, sparse, XT, indptr, indices, data, y, w, z, ws, lam_ws, m
     :func:`inner_cd` (Anderson, every K epochs, kept if the model's value drops; K = 0: none): the model is a
     quadratic, where extrapolation helps most on correlated columns.  Stops when the largest violation over
     the working set is at most ``tol``.  ``counts``: (Newton steps, model epochs, line-search halvings, passes
-    over the working set's columns: checks, the model's curvatures and gradient, epochs, extrapolations)."""
+    over the working set's columns: checks, the model's curvatures and gradient, epochs, extrapolations).
+    ``sw``: s_i/m for the weighted mean loss sum_i s_i L_i/m (then h_i, r_i and P carry the weights), or empty."""
     n = ws.shape[0]
     m = z.shape[0]
+    weighted = sw.shape[0] > 0
     inv_m = 1.0 / m
     h = np.empty(m)
     r = np.empty(m)
@@ -330,14 +341,15 @@ def inner_newton(code, sparse, XT, indptr, indices, data, y, w, z, ws, lam_ws, m
     halvings = 0
     passes = 0
     while steps < max_newton:
-        viol = ws_max_violation(code, sparse, XT, indptr, indices, data, y, w, z, ws, lam_ws, g, dz)
+        viol = ws_max_violation(code, sparse, XT, indptr, indices, data, y, sw, w, z, ws, lam_ws, g, dz)
         passes += 1
         if viol <= tol:
             break
         steps += 1
         for i in range(m):
-            h[i] = loss_second(code, z[i], y[i]) * inv_m
-            r[i] = loss_deriv(code, z[i], y[i]) * inv_m
+            f = sw[i] if weighted else inv_m
+            h[i] = loss_second(code, z[i], y[i]) * f
+            r[i] = loss_deriv(code, z[i], y[i]) * f
             Xd[i] = 0.0
         for k in range(n):
             j = ws[k]
@@ -400,7 +412,7 @@ def inner_newton(code, sparse, XT, indptr, indices, data, y, w, z, ws, lam_ws, m
             break
         p_old = pen_old
         for i in range(m):
-            p_old += loss_value(code, z[i], y[i]) * inv_m
+            p_old += loss_value(code, z[i], y[i]) * (sw[i] if weighted else inv_m)
         rounding = abs(delta) <= 1e-13 * abs(p_old)
         if not (delta < 0.0 or rounding):
             break
@@ -416,7 +428,7 @@ def inner_newton(code, sparse, XT, indptr, indices, data, y, w, z, ws, lam_ws, m
             p_new = 0.0
             for i in range(m):
                 z_new[i] = z[i] + t * Xd[i]
-                p_new += loss_value(code, z_new[i], y[i]) * inv_m
+                p_new += loss_value(code, z_new[i], y[i]) * (sw[i] if weighted else inv_m)
             for k in range(n):
                 p_new += lam_ws[k] * abs(w[ws[k]] + t * d[k])
             if p_new <= p_old + 1e-4 * t * delta:

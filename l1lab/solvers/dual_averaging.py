@@ -40,7 +40,7 @@ import numpy as np
 
 from ..links import link_inverse
 from ..losses import get_loss
-from ..problem import Problem
+from ..problem import Problem, check_unweighted_problem
 from ..theory import agarwal2012 as th
 from ..trace import log_checkpoints
 from . import _da_kernels as K
@@ -112,6 +112,7 @@ class _Samples:
         self.rng = np.random.default_rng(seed)
         self.sampling_seconds = 0.0
         if isinstance(source, Problem):
+            check_unweighted_problem(source, "source")   # the pool is sampled uniformly
             if source.lam != 0:
                 raise ValueError(f"a finite pool is the unregularized objective (15): build the Problem with lam=0 "
                                  f"(got lam={source.lam}); the methods set their own regularization")

@@ -20,6 +20,10 @@ ingredient at a time).  For P(w) = C(w) + sum_j lam_j |w_j| (lam_j = lam c_j), s
    (u = -L'(Xw, y)/m, made orthogonal to the unpenalized columns, then scaled into the box |X^T u|_j <= lam_j),
    and P(w) - D(u) >= P(w) - P* is reported.  The run stops once the gap is at most ``tol`` times P at the
    null model (the model with every penalized coordinate at 0: P(0) without an intercept).
+
+A Problem with sample weights (C the weighted mean of the losses) is solved with the proximal Newton inner solver,
+whose curvatures and residuals carry the weights, and certified by the weighted dual (each example's conjugate
+scaled by its weight).
 """
 from __future__ import annotations
 
@@ -32,7 +36,7 @@ import scipy.sparse as sp
 from scipy.special import expit, xlogy
 
 from ..losses import SQUARED
-from ..problem import Problem
+from ..problem import ANY_PROBLEM, Problem
 from ..trace import Result, TraceRecorder
 from . import _ws_kernels as K
 from ._checks import check_array, check_problem, solver_checked
@@ -59,9 +63,16 @@ class _Setup:
             self.arrays = (empty2, *problem.csc_arrays())
         else:
             self.arrays = (problem._XT, np.zeros(1, np.uint64), np.zeros(0, np.uint32), np.zeros(0))
+        self.s = problem.sample_weight        # None, or the sample weights (mean 1)
         self.xty = np.empty(problem.d)
         sq = np.empty(problem.d)
-        K.column_stats(self.sparse, *self.arrays, problem.y, self.xty, sq)   # one pass over X for both
+        if self.s is None:
+            self.sw = np.empty(0)                # the kernels' "unweighted"
+            K.column_stats(self.sparse, *self.arrays, problem.y, self.xty, sq)   # one pass over X for both
+        else:
+            self.sw = self.s / problem.m
+            self.xty[:] = self._xt(self.sw * problem.y)
+            sq[:] = problem.column_sq_norms()
         self.h = problem.loss.beta * sq          # coordinate curvature bounds; 0: an empty column
         self.usable = self.h > 0
         c = problem.penalty_weights
@@ -103,7 +114,8 @@ class _Setup:
 
     def gradient(self, w, z, dz):
         """The gradient of C at w (margins z, dz = L'(z, y)): a pass over X, except at w = 0, where it is
-        -<x_j, y>/m (squared loss) or -<x_j, y>/(2m) (logistic loss) from the precomputed <x_j, y>/m."""
+        -<x_j, y>/m (squared loss) or -<x_j, y>/(2m) (logistic loss) from the precomputed <x_j, y>/m (with sample
+        weights, <x_j, s y>/m)."""
         if not w.any():
             return -self.xty if self.code == SQUARED else -0.5 * self.xty
         return self.p.gradient_from_margins(z)
@@ -113,8 +125,9 @@ def _dual(setup: _Setup, lam_j, z, dz, grad):
     """(D(u), u) for the feasible dual point built from the residuals at margins z (dz = L'(z, y))."""
     p = setup.p
     m = p.m
+    s = setup.s
     if setup.code == SQUARED:
-        u = -dz / m
+        u = -dz / m if s is None else -s * dz / m
         xtu = -grad
         if setup.Q is not None and setup.Q.shape[1]:
             coef = setup.Q.T @ u
@@ -125,35 +138,40 @@ def _dual(setup: _Setup, lam_j, z, dz, grad):
         # margins (1 - t as a difference would lose the digits that decide the gap when t is near 1)
         t = expit(-p.y * z)
         one_minus_t = expit(p.y * z)
+        st = t if s is None else s * t       # with sample weights: t_i in (0, 1) is u_i m y_i / s_i
         if setup.U.size:                      # intercepts: balance the classes so that sum_i u_i = 0
             pos = p.y > 0
-            a, b = float(t[pos].sum()), float(t[~pos].sum())
+            a, b = float(st[pos].sum()), float(st[~pos].sum())
             cls = pos if a > b else ~pos
             f = min(a, b) / max(a, b)
             one_minus_t[cls] += (1.0 - f) * t[cls]
             t[cls] *= f
-            u = p.y * t / m
+            u = p.y * t / m if s is None else p.y * s * t / m
             xtu = setup._xt(u)
         else:
-            u = p.y * t / m
+            u = p.y * st / m
             xtu = -grad
     pen = lam_j > 0
     big = np.abs(xtu[pen])
     ratio = big / lam_j[pen]
     worst = float(ratio.max()) if ratio.size else 0.0
-    s = 1.0 if worst <= 1.0 else 1.0 / worst
-    u = s * u
+    scale = 1.0 if worst <= 1.0 else 1.0 / worst
+    u = scale * u
     if setup.code == SQUARED:
-        r = p.y - m * u
-        value = 0.5 * (setup.yy - float(r @ r)) / m
+        if s is None:
+            r = p.y - m * u
+            value = 0.5 * (setup.yy - float(r @ r)) / m
+        else:   # -(1/m) sum_i f_i*(-m u_i) with f_i(z) = s_i (z - y_i)^2 / 2
+            value = float(u @ p.y) - 0.5 * m * float(u @ (u / s))
     else:
-        one_minus_t = one_minus_t + (1.0 - s) * t
-        t = s * t
-        value = -float(np.sum(xlogy(t, t) + xlogy(one_minus_t, one_minus_t))) / m
+        one_minus_t = one_minus_t + (1.0 - scale) * t
+        t = scale * t
+        entropy = xlogy(t, t) + xlogy(one_minus_t, one_minus_t)
+        value = -float(np.sum(entropy) if s is None else s @ entropy) / m
     return value, u
 
 
-@solver_checked()
+@solver_checked(problem=ANY_PROBLEM)
 def duality_gap(problem: Problem, w) -> float:
     """P(w) - D(u) for the feasible dual point that :func:`working_set_cd` builds from the residuals at w: an
     upper bound on the sub-optimality P(w) - P* (weak duality), zero only at a minimizer."""
@@ -199,7 +217,10 @@ def _check_args(problem, tol, max_outer, max_epochs, ws_start, anderson, inner):
     if inner not in INNER:
         raise ValueError(f"inner must be one of {INNER}, got {inner!r}")
     if inner == "auto":
-        inner = "cd" if problem.loss.code == SQUARED else "newton"
+        inner = "cd" if problem.loss.code == SQUARED and problem.sample_weight is None else "newton"
+    elif inner == "cd" and problem.sample_weight is not None:
+        raise ValueError('inner="cd" solves the unweighted problem; a Problem with sample weights is solved by the '
+                         'proximal Newton inner solver (inner="newton" or "auto")')
     return tol, int(max_outer), int(max_epochs), int(ws_start), int(anderson), inner
 
 
@@ -272,8 +293,8 @@ def _solve(setup: _Setup, lam, w0, tol, max_outer, max_epochs, ws_start, anderso
             totals["extrapolations_tried"] += int(counts[2])
             work = int(counts[0])
         else:
-            K.inner_newton(setup.code, setup.sparse, *setup.arrays, p.y, w, z, ws, lam_ws, max_epochs, 50,
-                           inner_tol, anderson, counts)
+            K.inner_newton(setup.code, setup.sparse, *setup.arrays, p.y, setup.sw, w, z, ws, lam_ws, max_epochs,
+                           50, inner_tol, anderson, counts)
             totals["newton_steps"] += int(counts[0])
             totals["model_epochs"] += int(counts[1])
             work = int(counts[0]) + int(counts[1])
@@ -287,7 +308,7 @@ def _solve(setup: _Setup, lam, w0, tol, max_outer, max_epochs, ws_start, anderso
     return Result(w=w, trace=rec.finish(), info=info)
 
 
-@solver_checked()
+@solver_checked(problem=ANY_PROBLEM)
 def working_set_cd(problem: Problem, tol: float = 1e-12, w0=None, max_outer: int = 100, max_epochs: int = 10_000,
                    ws_start: int = 10, anderson: int = 5, inner: str = "auto") -> Result:
     r"""Minimize P(w) = C(w) + lam sum_j c_j |w_j| (squared or logistic loss, dense or sparse) to a certified
@@ -309,7 +330,8 @@ def working_set_cd(problem: Problem, tol: float = 1e-12, w0=None, max_outer: int
     ws_start : the smallest working set
     anderson : K, the iterates combined by Anderson extrapolation every K epochs of inner ``"cd"``, and of the
         coordinate descent on each Newton model of inner ``"newton"`` (0: none)
-    inner : "auto" (``"cd"`` for the squared loss, ``"newton"`` for the logistic loss), "cd" or "newton"
+    inner : "auto" (``"cd"`` for the squared loss, ``"newton"`` for the logistic loss and for a Problem with sample
+        weights, which only ``"newton"`` takes), "cd" or "newton"
 
     Returns
     -------
@@ -353,7 +375,7 @@ class PathResult:
     n_iter: np.ndarray
 
 
-@solver_checked()
+@solver_checked(problem=ANY_PROBLEM)
 def regularization_path(problem: Problem, lams=None, n_lams: int = 100, eps: float = 1e-3, tol: float = 1e-12,
                         **options) -> PathResult:
     """Solutions of P along a decreasing grid of lam, each warm-started at the previous one (``problem.lam`` is
