@@ -8,9 +8,15 @@ Usage, with the arguments of ``jupyter-book build``::
 The number of processes is the number of cores, or ``BOOK_JOBS`` when set (``BOOK_JOBS=1``: the serial build).
 Sphinx reads in parallel only when more than five pages need reading; the execution cache (``_build/.jupyter_cache``)
 still skips every notebook whose code did not change.
+
+The pages' paper-size results (:mod:`l1lab.data.results`) are listed as the notebooks read or write them in
+``_build/.results-manifest`` (kept across builds: a page the execution cache skips does not list them again), and
+copied after the build to ``_build/html/_static/results/``, from where a live reader's l1lab downloads them.  The
+build itself never downloads a result (``L1LAB_RESULTS_URL`` empty): it computes what its data home lacks.
 """
 import os
 import sys
+from pathlib import Path
 
 import jupyter_book.sphinx
 import sphinx.builders
@@ -36,6 +42,24 @@ if __name__ == "__main__":
     # the notebooks' kernels inherit it: draw the static players' frames (l1lab.book.static.draws_frames; a live
     # notebook skips them, its live demos are the same demos)
     os.environ["L1LAB_DRAW_PLAYERS"] = "1"
+    book = Path(next((a for a in sys.argv[1:] if not a.startswith("-")), ".")).resolve()
+    (book / "_build").mkdir(exist_ok=True)
+    manifest = book / "_build" / ".results-manifest"
+    os.environ["L1LAB_RESULTS_MANIFEST"] = str(manifest)
+    os.environ["L1LAB_RESULTS_URL"] = ""
+    manifest.touch()
     jupyter_book.sphinx.build_sphinx = _build_sphinx_parallel   # the command imports it when it runs
     sphinx.builders.make_chunks = _one_page_per_task
-    sys.exit(main(["build", *sys.argv[1:]]))
+    try:
+        main(["build", *sys.argv[1:]])
+    except SystemExit as done:
+        status = done.code
+    else:
+        status = 0
+    html = book / "_build" / "html"
+    if html.is_dir():
+        from l1lab.data.results import publish
+
+        copied = publish(manifest, html / "_static" / "results")
+        print(f"l1lab: {len(copied)} result files copied to {html / '_static' / 'results'}")
+    sys.exit(status)

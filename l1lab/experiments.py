@@ -31,6 +31,7 @@ import numpy as np
 
 from ._optional import progress_bar, require
 from ._validate import check_array, check_callable, check_count, check_path, check_positive, check_seed
+from .data import results as result_files
 from .trace import Result, Trace
 
 __all__ = ["GapSummary", "SeedRuns", "run_seeds", "PAPER_SOLVERS", "PAPER_LAMS", "PAPER_ETA_GRID", "PAPER_TABLE1",
@@ -484,17 +485,35 @@ def _cache_path(cache: Path, key: str) -> Path:
     return cache / key[:2] / f"{key}.npz"
 
 
+def _published(cache, path):
+    """The path of a result file relative to the data home when ``cache`` is the default sweep cache (whose files
+    the book's build publishes, :mod:`l1lab.data.results`), else None."""
+    from .data.real import data_home
+
+    try:
+        return path.relative_to(data_home().resolve()).as_posix() if cache.resolve() == (
+            data_home().resolve() / "sweeps") else None
+    except ValueError:
+        return None
+
+
 def _cache_load(cache, key):
     if cache is None:
         return None
     path = _cache_path(cache, key)
+    rel = _published(cache, path.resolve())
+    if not path.exists() and rel is not None:
+        result_files.fetch(rel)        # the book's published copy, if there is one to be had
     if not path.exists():
         return None
     try:
         with np.load(path, allow_pickle=False) as z:
-            return _unpack(z)
+            out = _unpack(z)
     except Exception:  # damaged file: recompute (it is rewritten atomically)
         return None
+    if rel is not None:
+        result_files.record(rel)
+    return out
 
 
 def _cache_store(cache, key, packed, meta):
@@ -513,6 +532,9 @@ def _cache_store(cache, key, packed, meta):
         except FileNotFoundError:
             pass
         raise
+    rel = _published(cache, path.resolve())
+    if rel is not None:
+        result_files.record(rel)
 
 
 def _as_datasets(datasets) -> dict:
@@ -667,6 +689,7 @@ def run_sweep(datasets, solvers=PAPER_SOLVERS, lams=PAPER_LAMS, etas=PAPER_ETA_G
 
     keys = [_task_key(t, data[t.dataset], loss, n_checkpoints, options[t.solver]) for t in tasks]
     results = {}
+    recompute = recompute or result_files.recompute_requested()
     for k in set(keys):
         if not recompute:
             r = _cache_load(cache, k)

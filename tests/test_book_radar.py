@@ -386,16 +386,16 @@ def test_paper_size_trials_are_shared_through_the_disk(tmp_path, monkeypatch):
     monkeypatch.setattr(rw_mod, "_DISK_MIN_SIZE", 100 * 1_000)
     monkeypatch.setattr(rw_mod, "_CACHE", {})
     first = rw_mod.run_trial("RDA", 100, 1_000, trial=2)
-    files = list(tmp_path.rglob("*.pkl"))
-    assert len(files) == 1
+    files = list(tmp_path.rglob("*.npz"))
+    assert len(files) == 1 and files[0].relative_to(tmp_path).parts[0] == "radar-trials"
     rw_mod._CACHE.clear()
     again = rw_mod.run_trial("RDA", 100, 1_000, trial=2)
     assert again is not first and np.array_equal(again.error, first.error) and again.method == "RDA"
-    files[0].write_bytes(b"not a pickle")
+    files[0].write_bytes(b"not an archive")
     rw_mod._CACHE.clear()
     fresh = rw_mod.run_trial("RDA", 100, 1_000, trial=2)
     assert np.array_equal(fresh.error, first.error)
-    assert rw_mod.run_trial("RDA", 99, 1_000, trial=2) is not None and len(list(tmp_path.rglob("*.pkl"))) == 1
+    assert rw_mod.run_trial("RDA", 99, 1_000, trial=2) is not None and len(list(tmp_path.rglob("*.npz"))) == 1
 
 
 def test_the_runs_of_a_trial_draw_its_samples_once_and_equal_the_runs_alone(monkeypatch):

@@ -382,57 +382,41 @@ def _run_trial_jobs(jobs):
 
 _CACHE: dict = {}
 _CACHE_LIMIT = 4_000
-#: trials with d T at least this are also kept on disk, so that the processes that build the book share them (the two
-#: RADAR lectures draw the same paper-size trials): ``<data home>/radar-trials/<hash of l1lab's source>/``, where a
-#: change anywhere in the package starts a fresh folder
+#: trials with d T at least this are also kept as result files (:mod:`l1lab.book.results`), so that the processes
+#: that build the book share them (the two RADAR lectures draw the same paper-size trials) and a live reader reads
+#: the build's: ``<data home>/radar-trials/<hash of l1lab's source>/<hash of the key>.npz``, where a change anywhere
+#: in the package starts a fresh folder
 _DISK_MIN_SIZE = 10 ** 8
-
-
-def _disk_dir():
-    import hashlib
-    from pathlib import Path
-
-    from ..data.real import data_home
-
-    h = hashlib.sha256()
-    root = Path(__file__).resolve().parents[1]
-    for path in sorted(root.rglob("*.py")):
-        h.update(path.relative_to(root).as_posix().encode())
-        h.update(path.read_bytes())
-    return data_home() / "radar-trials" / h.hexdigest()[:20]
+_RECORD_ARRAYS = ("iteration", "error", "error_output", "epoch_end", "epoch_R", "lam_epochs")
 
 
 def _disk_path(key):
+    """(path relative to the data home, fingerprint) of a trial's result file."""
     import hashlib
 
-    return _disk_dir() / (hashlib.sha256(repr(key).encode()).hexdigest()[:24] + ".pkl")
+    from ..data import results
+
+    code = results.code_fingerprint()
+    name = hashlib.sha256(repr(key).encode()).hexdigest()[:24]
+    return f"radar-trials/{code}/{name}.npz", f"{code}:{key!r}"
 
 
 def _disk_load(key):
-    import pickle
+    from ..data import results
 
-    try:
-        with open(_disk_path(key), "rb") as f:
-            record = pickle.load(f)
-    except (OSError, EOFError, pickle.UnpicklingError):
+    arrays = results.load(*_disk_path(key))
+    if arrays is None:
         return None
-    return record if isinstance(record, TrialRecord) else None
+    return TrialRecord(method=str(arrays["method"]), **{k: arrays[k] for k in _RECORD_ARRAYS},
+                       norm2_sq=float(arrays["norm2_sq"]), s=int(arrays["s"]))
 
 
 def _disk_store(key, record):
-    """Write atomically (a temporary file renamed), so a reader never sees half a file; a failure to write (a
-    read-only home, say) only costs the sharing."""
-    import pickle
+    from ..data import results
 
-    try:
-        path = _disk_path(key)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-        with open(tmp, "wb") as f:
-            pickle.dump(record, f, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(tmp, path)
-    except OSError:
-        pass
+    arrays = {k: np.asarray(getattr(record, k)) for k in _RECORD_ARRAYS}
+    results.save(*_disk_path(key), dict(arrays, method=np.array(record.method), norm2_sq=np.array(record.norm2_sq),
+                                        s=np.array(record.s)))
 
 
 def _key(method, d, T, q, trial, const_epochs, const_lam):

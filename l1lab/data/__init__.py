@@ -8,7 +8,9 @@
   empirical risk equals its population risk;
 * :mod:`.teacher` -- the sparse logistic teacher of the exponentiated-gradient chapter, as a counter-based stream;
 * :mod:`.pgs` -- the Gaussian classes and the text-like data of Zhu et al. (2009), Section V;
-* :mod:`.radar` -- the uniform-design regression stream of Agarwal, Negahban & Wainwright (2012), Section 4.
+* :mod:`.radar` -- the uniform-design regression stream of Agarwal, Negahban & Wainwright (2012), Section 4;
+* :mod:`.results` -- result files of paper-size computations, fingerprinted, written by the book's build and read
+  (or downloaded from the book's site) by a live reader.
 """
 from . import lower_bound, pgs, radar, real, synthetic, teacher
 from .real import load_dataset
