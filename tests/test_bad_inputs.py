@@ -486,6 +486,12 @@ def _stream():
     return UniformDesignStream(np.array([0.5, -0.5, 0.0, 0.0, 0.25]), B=1.0, noise_var=0.5)
 
 
+def _results_manifest():
+    p = _tmp("results") / "manifest"
+    p.write_text("matrix/result.npz\n")
+    return p
+
+
 def _svmlight_file():
     p = _tmp("svm") / "tiny.svm"
     if not p.exists():
@@ -780,6 +786,10 @@ OVERRIDES = [
         "y": Vector(lambda: Y_CLS, tied=True, finite=False, empty_ok=True, given=True, none=True)}),
     ("l1lab.data.real.data_home", {"path": PathArg(lambda: _tmp("home"), none=True)}),
     ("l1lab.data.real.sha256_file", {"path": PathArg(_svmlight_file)}),
+    ("l1lab.data.results.*", {      # a result file of the matrix's own, in its own data home
+        "relpath": Text("matrix/result.npz"), "fingerprint": Text("fp"), "recompute": Opaque(False),
+        "arrays": Instance(lambda: {"x": np.arange(3.0)}), "files": Opaque(("problem.py",)),
+        "manifest": PathArg(_results_manifest), "out_dir": PathArg(lambda: _tmp("published"))}),
     ("l1lab.data.lower_bound.*", {
         "B": Real(2.0, lo=2.0), "d": Count(6, min=1), "m": Count(8, min=1), "s": Count(2, min=0),
         "support": Indices(lambda: np.array([0, 3]), upper=6, none=True),

@@ -195,3 +195,18 @@ def test_sweeps_in_the_default_cache_are_listed_and_downloaded(home, site, tmp_p
     np.testing.assert_array_equal(again.records[0].result.w, first.records[0].result.w)
     monkeypatch.setenv("L1LAB_RECOMPUTE", "1")
     assert run_sweep(ds, solvers=("scd",), lams=(0.01,), epochs=1.0, n_checkpoints=4, progress=False).n_computed == 1
+
+
+@pytest.mark.parametrize("relpath", ["../outside.npz", "/abs/x.npz", "a//b.npz", "a/./b.npz", "a\\b.npz", ""])
+def test_a_result_path_stays_inside_the_data_home(home, relpath):
+    with pytest.raises(ValueError, match="relpath must be a relative path"):
+        results.save(relpath, "fp", ARRAYS)
+    with pytest.raises(ValueError, match="relpath must be a relative path"):
+        results.load(relpath, "fp")
+
+
+def test_a_manifest_entry_leaving_the_data_home_is_refused(home, tmp_path):
+    manifest = tmp_path / "manifest"
+    manifest.write_text("ok/one.npz\n../../etc/passwd\n")
+    with pytest.raises(ValueError, match="manifest's entry"):
+        results.publish(manifest, tmp_path / "out")

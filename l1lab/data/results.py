@@ -34,6 +34,8 @@ from pathlib import Path
 
 import numpy as np
 
+from .._validate import check_flag, check_path, check_text
+
 __all__ = ["PUBLISHED_URL", "code_fingerprint", "fetch", "load", "publish", "recompute_requested", "record",
            "results_url", "save"]
 
@@ -43,10 +45,20 @@ PUBLISHED_URL = "https://l1lab.github.io/l1lab/_static/results/"
 _PACKAGE = Path(__file__).resolve().parents[1]
 
 
-@lru_cache(maxsize=None)
-def code_fingerprint(files: tuple = ()) -> str:
+def code_fingerprint(files=()) -> str:
     """SHA-256 (20 hex digits) of l1lab's source files ``files`` (paths relative to the package, e.g.
     ``"solvers/projected.py"``), or of every ``.py`` file of the package when ``files`` is empty."""
+    if not isinstance(files, (tuple, list)) or not all(isinstance(f, str) for f in files):
+        raise TypeError(f"files must be a sequence of paths relative to the package (str), got {files!r}")
+    files = tuple(files)
+    for f in files:
+        if not (_PACKAGE / f).is_file():
+            raise ValueError(f"files: {f!r} is not a file of the l1lab package")
+    return _code_fingerprint(files)
+
+
+@lru_cache(maxsize=None)
+def _code_fingerprint(files: tuple) -> str:
     paths = [_PACKAGE / f for f in files] if files else sorted(_PACKAGE.rglob("*.py"))
     h = hashlib.sha256()
     for path in paths:
@@ -67,6 +79,17 @@ def results_url() -> str:
     return PUBLISHED_URL if url is None else url.strip()
 
 
+def _check_relpath(relpath, name="relpath"):
+    """A result file's path relative to the data home: a str of '/'-separated names, none empty, '.' or '..' (it
+    must stay inside the data home, also when it comes from a manifest)."""
+    check_text(relpath, name)
+    parts = relpath.split("/")
+    if not relpath or relpath.startswith("/") or "\\" in relpath or any(p in ("", ".", "..") for p in parts):
+        raise ValueError(f"{name} must be a relative path of '/'-separated names inside the data home (no '', '.', "
+                         f"'..' or '\\'), got {relpath!r}")
+    return relpath
+
+
 def _home() -> Path:
     from .real import data_home
 
@@ -75,6 +98,7 @@ def _home() -> Path:
 
 def record(relpath: str):
     """Append ``relpath`` to the build's manifest (``$L1LAB_RESULTS_MANIFEST``), if one is kept."""
+    _check_relpath(relpath)
     manifest = os.environ.get("L1LAB_RESULTS_MANIFEST")
     if manifest:
         with open(manifest, "a", encoding="utf-8") as f:   # one short line per append: atomic across processes
@@ -83,6 +107,7 @@ def record(relpath: str):
 
 def fetch(relpath: str) -> Path | None:
     """Download the published copy of ``relpath`` into the data home; None when there is none to be had."""
+    _check_relpath(relpath)
     base = results_url()
     if not base:
         return None
@@ -100,7 +125,9 @@ def fetch(relpath: str) -> Path | None:
 def load(relpath: str, fingerprint: str, recompute: bool = False) -> dict | None:
     """The arrays of the result file ``relpath`` (relative to the data home) if it holds ``fingerprint``, from
     the data home or else downloaded from the book's site; None if there is no such file (or ``recompute``)."""
-    if recompute or recompute_requested():
+    _check_relpath(relpath)
+    check_text(fingerprint, "fingerprint")
+    if check_flag(recompute, "recompute") or recompute_requested():
         return None
     path = _home() / relpath
     for attempt in ("local", "download"):
@@ -126,6 +153,14 @@ def load(relpath: str, fingerprint: str, recompute: bool = False) -> dict | None
 def save(relpath: str, fingerprint: str, arrays: dict):
     """Write ``arrays`` (name -> array or number) with ``fingerprint`` to ``relpath`` under the data home,
     atomically (a reader never sees half a file); a failure to write (a read-only home) only loses the reuse."""
+    _check_relpath(relpath)
+    check_text(fingerprint, "fingerprint")
+    if not isinstance(arrays, dict) or not all(isinstance(k, str) and k != "_meta" for k in arrays):
+        raise TypeError(f"arrays must be a dict of names (str, not '_meta') to arrays, got {type(arrays).__name__}")
+    arrays = {k: np.asarray(v) for k, v in arrays.items()}
+    bad = sorted(k for k, v in arrays.items() if v.dtype.kind not in "biufcUS")
+    if bad:
+        raise TypeError(f"arrays must hold numbers or strings (a result file holds no code); {bad} do not")
     path = _home() / relpath
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -152,8 +187,11 @@ def _unlink(path: Path):
 def publish(manifest, out_dir) -> list:
     """Copy every result file listed in ``manifest`` (paths relative to the data home, one per line) to
     ``out_dir`` under the same relative path; returns the relative paths copied, sorted."""
+    check_path(manifest, "manifest")
+    check_path(out_dir, "out_dir")
     home = _home()
     names = sorted({line.strip() for line in Path(manifest).read_text(encoding="utf-8").splitlines() if line.strip()})
+    names = [_check_relpath(n, f"the manifest's entry {n!r}") for n in names]
     out = Path(out_dir)
     copied = []
     for name in names:
