@@ -690,6 +690,9 @@ def run_sweep(datasets, solvers=PAPER_SOLVERS, lams=PAPER_LAMS, etas=PAPER_ETA_G
     keys = [_task_key(t, data[t.dataset], loss, n_checkpoints, options[t.solver]) for t in tasks]
     results = {}
     recompute = recompute or result_files.recompute_requested()
+    if cache is not None and not recompute:
+        published = [_published(cache, _cache_path(cache, k).resolve()) for k in set(keys)]
+        result_files.fetch_many([r for r in published if r is not None])   # the book's copies, in parallel
     for k in set(keys):
         if not recompute:
             r = _cache_load(cache, k)

@@ -789,7 +789,8 @@ OVERRIDES = [
     ("l1lab.data.results.*", {      # a result file of the matrix's own, in its own data home
         "relpath": Text("matrix/result.npz"), "fingerprint": Text("fp"), "recompute": Opaque(False),
         "arrays": Instance(lambda: {"x": np.arange(3.0)}), "files": Opaque(("problem.py",)),
-        "manifest": PathArg(_results_manifest), "out_dir": PathArg(lambda: _tmp("published"))}),
+        "manifest": PathArg(_results_manifest), "out_dir": PathArg(lambda: _tmp("published")),
+        "relpaths": Opaque(["matrix/result.npz"]), "workers": Count(2, min=1)}),
     ("l1lab.data.lower_bound.*", {
         "B": Real(2.0, lo=2.0), "d": Count(6, min=1), "m": Count(8, min=1), "s": Count(2, min=0),
         "support": Indices(lambda: np.array([0, 3]), upper=6, none=True),

@@ -210,3 +210,29 @@ def test_a_manifest_entry_leaving_the_data_home_is_refused(home, tmp_path):
     manifest.write_text("ok/one.npz\n../../etc/passwd\n")
     with pytest.raises(ValueError, match="manifest's entry"):
         results.publish(manifest, tmp_path / "out")
+
+
+def test_many_published_files_are_downloaded_together(home, site):
+    names = [f"kind/f{i}.npz" for i in range(6)]
+    for i, name in enumerate(names):
+        results.save(name, f"fp{i}", {"i": np.array(i)})
+    (site / "kind").mkdir()
+    for name in names[1:]:
+        (home / name).rename(site / name)
+    assert results.fetch_many(names + names[:2], workers=3) == 5      # the one at home is not fetched again
+    for i, name in enumerate(names):
+        assert int(results.load(name, f"fp{i}")["i"]) == i
+    assert results.fetch_many(names) == 0
+
+
+def test_many_files_from_an_unreachable_site_cost_one_attempt(home, monkeypatch):
+    import socket
+    import time
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    monkeypatch.setenv("L1LAB_RESULTS_URL", f"http://127.0.0.1:{port}/")
+    t = time.perf_counter()
+    assert results.fetch_many([f"kind/f{i}.npz" for i in range(50)]) == 0
+    assert time.perf_counter() - t < 5.0

@@ -36,8 +36,8 @@ import numpy as np
 
 from .._validate import check_flag, check_path, check_text
 
-__all__ = ["PUBLISHED_URL", "code_fingerprint", "fetch", "load", "publish", "recompute_requested", "record",
-           "results_url", "save"]
+__all__ = ["PUBLISHED_URL", "code_fingerprint", "fetch", "fetch_many", "load", "publish", "recompute_requested",
+           "record", "results_url", "save"]
 
 #: Where the published book's result files are (its site's ``_static/results/``); ``$L1LAB_RESULTS_URL`` overrides it.
 PUBLISHED_URL = "https://l1lab.github.io/l1lab/_static/results/"
@@ -120,6 +120,27 @@ def fetch(relpath: str) -> Path | None:
         return fetch_file(remote, timeout=10.0, progress=False)
     except (DataUnavailableError, ValueError, OSError):
         return None
+
+
+def fetch_many(relpaths, workers: int = 16) -> int:
+    """:func:`fetch` every path of ``relpaths`` missing from the data home, ``workers`` downloads at a time (a
+    lecture's sweep reads hundreds of small files: one at a time, their round trips would add up to seconds);
+    returns how many were downloaded."""
+    relpaths = [_check_relpath(r, "an entry of relpaths") for r in relpaths]
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise ValueError(f"workers must be an integer >= 1, got {workers!r}")
+    home = _home()
+    missing = [r for r in dict.fromkeys(relpaths) if not (home / r).exists()]
+    if not missing or not results_url():
+        return 0
+    from concurrent.futures import ThreadPoolExecutor
+
+    first = fetch(missing[0])          # one first: an unreachable host then fails the rest at once
+    if first is None:
+        return 0
+    with ThreadPoolExecutor(min(workers, len(missing))) as pool:
+        got = list(pool.map(fetch, missing[1:]))
+    return 1 + sum(p is not None for p in got)
 
 
 def load(relpath: str, fingerprint: str, recompute: bool = False) -> dict | None:
