@@ -181,6 +181,74 @@ def test_squared_path_kernel_takes_the_steps_of_warm_started_solves(sparse, inte
         assert path.gaps[k] == pytest.approx(duality_gap(at, path.coefs[:, k]), rel=1e-6, abs=1e-15)
 
 
+@pytest.mark.parametrize("sparse, intercept", [(False, False), (False, True), (True, True)])
+def test_the_gram_path_reaches_the_column_paths_solutions_and_certifies_them(sparse, intercept):
+    """With m > d the squared loss's path works on X^T X / m (gram="auto" for dense X, gram=True for sparse): the
+    same solutions as reading the columns (gram=False) and as scikit-learn's lasso_path, each gap recomputed by
+    duality_gap at its lam within tol * P_null."""
+    prob = _problem("squared", m=300, d=60, sparse=sparse, intercept=intercept, seed=21)
+    tol = 1e-12
+    on_gram = regularization_path(prob, n_lams=15, eps=1e-3, tol=tol, gram="auto" if not sparse else True)
+    on_columns = regularization_path(prob, n_lams=15, eps=1e-3, tol=tol, gram=False)
+    assert on_gram.converged.all() and on_columns.converged.all()
+    scale = np.abs(on_columns.coefs).max()
+    assert np.count_nonzero(on_gram.coefs[:, -1]) >= 10
+    np.testing.assert_allclose(on_gram.coefs, on_columns.coefs, rtol=0, atol=1e-9 * scale)
+    if not sparse:
+        np.testing.assert_array_equal(on_gram.coefs, regularization_path(prob, n_lams=15, eps=1e-3, tol=tol,
+                                                                         gram=True).coefs)   # auto chose the Gram
+    if not intercept:
+        _, ref, _ = lasso_path(prob.X, prob.y, alphas=on_gram.lams, tol=1e-14, max_iter=100_000)
+        np.testing.assert_allclose(on_gram.coefs, ref, rtol=0, atol=1e-8 * scale)
+    p_null = prob.objective(prob.null_solution())
+    for k in (3, 9, 14):
+        at = Problem(prob.X, prob.y, "squared", on_gram.lams[k], penalty_weights=prob.penalty_weights)
+        assert duality_gap(at, on_gram.coefs[:, k]) <= tol * p_null * (1 + 1e-9)
+
+
+@pytest.mark.parametrize("intercept", [False, True])
+def test_the_gram_gap_is_the_exact_gap(intercept):
+    """The Gram path decides on a gap computed from X^T X / m alone (gram_gap) and recomputes a gap that ends a solve
+    from X (exact_gap): at random points of several sparsities both are P(w) - D(u) of the same dual point, up to
+    the rounding of differences of size ||y||^2; the exact one is duality_gap's."""
+    from l1lab.solvers import _path_kernels as PK
+    from l1lab.solvers.working_set import _Setup
+
+    prob = _problem("squared", m=200, d=40, intercept=intercept, seed=23, frac=0.1)
+    setup = _Setup(prob)
+    m, d = prob.m, prob.d
+    G = np.ascontiguousarray(prob._XT @ prob._XT.T / m)
+    Q = setup.Q if setup.Q is not None else np.zeros((m, 0))
+    XtQ = np.ascontiguousarray(setup.XtQ) if setup.XtQ is not None else np.zeros((d, 0))
+    Qty = Q.T @ prob.y
+    yy = float(prob.y @ prob.y)
+    lam_j = prob.lam_vector
+    rng = np.random.default_rng(0)
+    work = [np.empty(m), np.empty(m), np.empty(m), np.empty(d), np.empty(Q.shape[1])]
+    for density in (0.0, 0.1, 0.5, 1.0):
+        w = rng.standard_normal(d) * (rng.random(d) < density)
+        if intercept:
+            w[-1] = 0.7
+        grad = np.empty(d)
+        PK.gram_gradient(G, setup.xty, w, grad)
+        np.testing.assert_allclose(grad, prob.gradient(w), rtol=1e-10, atol=1e-12)
+        z, r, u, xtu, coef = work
+        estimate = PK.gram_gap(setup.xty, yy, w, lam_j, XtQ, Qty, grad, xtu, coef, m)
+        exact = PK.exact_gap(False, prob._XT, np.zeros(1, np.uint64), np.zeros(0, np.uint32), np.zeros(0), prob.y,
+                             yy, w, lam_j, Q, XtQ, grad.copy(), z, r, u, xtu, coef, True)
+        assert exact == pytest.approx(duality_gap(prob, w), rel=1e-9, abs=1e-13)
+        assert estimate == pytest.approx(exact, rel=1e-9, abs=1e-12 * yy / m)
+
+
+def test_the_gram_option_is_checked():
+    with pytest.raises(ValueError, match="gram must be 'auto', True or False"):
+        regularization_path(_problem("squared", m=50, d=10, seed=1), n_lams=3, gram="yes")
+    with pytest.raises(ValueError, match="gram=True is the squared loss's path.*logistic"):
+        regularization_path(_problem("logistic", m=50, d=10, seed=1), n_lams=3, gram=True)
+    with pytest.raises(ValueError, match="gram=True is the squared loss's path.*inner='newton'"):
+        regularization_path(_problem("squared", m=50, d=10, seed=1), n_lams=3, gram=True, inner="newton")
+
+
 def test_path_with_an_intercept_starts_at_the_null_model():
     prob = _problem("logistic", d=50, intercept=True, seed=11)
     path = regularization_path(prob, n_lams=5, eps=0.05, tol=1e-10)

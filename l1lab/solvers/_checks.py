@@ -59,6 +59,7 @@ SOLVER_PARAMS = {
     "B": positive().named("the radius B"), "monitor": Param(check_callable), "record_objective": ANY, "exact_norm": ANY,
     "hinge_mu": positive(), "memory": count(1), "w0": ANY, "s_max": count(1), "keep_weights": ANY, "support": ANY,
     "max_outer": count(1), "max_epochs": count(1), "ws_start": count(1), "anderson": count(0), "inner": ANY,
+    "gram": ANY,
     "lams": ANY, "n_lams": count(1), "eps": real(low=0.0, low_open=True, high=1.0), "source": ANY, "R1": positive(),
     "epochs": ANY, "theta_star": ANY, "s": positive(), "gamma": positive(), "G": ANY, "omega": nonnegative(),
     "c1": positive(), "lam": nonnegative(), "alpha": positive(), "step_constant": positive(),

@@ -377,14 +377,21 @@ class PathResult:
 
 @solver_checked(problem=ANY_PROBLEM)
 def regularization_path(problem: Problem, lams=None, n_lams: int = 100, eps: float = 1e-3, tol: float = 1e-12,
-                        **options) -> PathResult:
+                        gram="auto", **options) -> PathResult:
     """Solutions of P along a decreasing grid of lam, each warm-started at the previous one (``problem.lam`` is
     not used).
 
     ``lams``: the grid (sorted in decreasing order), or None for ``n_lams`` values geometrically spaced from
     ``problem.lambda_max`` down to ``eps * lambda_max``, as ``sklearn.linear_model.lasso_path``.  ``tol`` and
     ``options`` go to every :func:`working_set_cd` solve.  Above lambda_max the null model is exact (gap 0).
+
+    ``gram`` (squared loss, unweighted, inner ``"cd"``): work on the Gram matrix X^T X / m, as LassoCV's
+    ``precompute="auto"`` (see :mod:`l1lab.solvers._path_kernels`): ``"auto"`` does for dense X with more rows
+    than columns (and at most 4096 columns: G takes d^2 numbers), True always, False never.  The same algorithm
+    and certificate; the steps differ from the column version's by rounding only.
     """
+    if gram not in ("auto", True, False):
+        raise ValueError(f"gram must be 'auto', True or False, got {gram!r}")
     check_problem(problem)
     lmax = problem.lambda_max
     if lams is None:
@@ -405,6 +412,9 @@ def regularization_path(problem: Problem, lams=None, n_lams: int = 100, eps: flo
         options.pop("ws_start", 10), options.pop("anderson", 5), options.pop("inner", "auto"))
     if options:
         raise TypeError(f"regularization_path got unexpected keyword arguments {sorted(options)}")
+    if gram is True and (problem.loss.code != SQUARED or inner != "cd"):
+        raise ValueError(f"gram=True is the squared loss's path with inner='cd' (got the {problem.loss.name} loss, "
+                         f"inner={inner!r}{', sample weights' if problem.sample_weight is not None else ''})")
     setup = _Setup(problem)
     coefs = np.zeros((problem.d, lams.size))
     gaps = np.zeros(lams.size)
@@ -424,9 +434,15 @@ def regularization_path(problem: Problem, lams=None, n_lams: int = 100, eps: flo
             sub = np.empty((problem.d, below.size))
             sub_gaps, sub_conv = np.empty(below.size), np.zeros(below.size, dtype=np.bool_)
             sub_iter = np.zeros(below.size, dtype=np.int64)
+            use_gram = gram is True or (gram == "auto" and not setup.sparse and problem.m > problem.d <= 4096)
+            if use_gram:
+                G = (problem.X.T @ problem.X).toarray() if setup.sparse else problem._XT @ problem._XT.T
+                G = np.ascontiguousarray(G / problem.m)
+            else:
+                G = np.zeros((0, 0))
             path_squared(setup.sparse, *setup.arrays, problem.y, setup.xty, setup.h, np.ascontiguousarray(setup.c,
                          dtype=np.float64), np.ascontiguousarray(Q), XtQ, np.ascontiguousarray(lams[below]), w,
-                         tol * setup.p_null, max_outer, max_epochs, ws_start, anderson, sub, sub_gaps, sub_conv,
+                         tol * setup.p_null, max_outer, max_epochs, ws_start, anderson, G, sub, sub_gaps, sub_conv,
                          sub_iter)
             coefs[:, below], gaps[below], converged[below], n_iter[below] = sub, sub_gaps, sub_conv, sub_iter
         return PathResult(lams=lams, coefs=coefs, gaps=gaps, converged=converged, n_iter=n_iter)
