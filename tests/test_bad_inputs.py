@@ -612,7 +612,7 @@ TABLE = {
     "max_epochs": Count(50, min=1),
     "ws_start": Count(3, min=1),
     "anderson": Count(2, min=0),
-    "inner": Choice("auto"),
+    "inner": Choice("auto"), "gram": Choice("auto"),
     "lams": Vector(lambda: np.array([0.1, 0.05]), lo=0.0, none=True),
     "n_lams": Count(3, min=1),
     "eps": Real(1e-2, lo=0.0, lo_open=True, hi=1.0),
