@@ -13,9 +13,9 @@ scikit-learn's LassoCV does (its ``precompute="auto"``): the outer iterations' g
 the support's rows of G (O(d |support|) instead of a pass over X), and the inner coordinate descent
 (:func:`inner_cd_gram`) keeps the working set's gradient up to date, each step O(|working set|) (or a contiguous
 O(d) when the working set holds more than a quarter of the columns) instead of O(m), and checks its violations every
-third epoch (free here: the gradient is kept; the column version's check is a pass, made every tenth).  The outer iterations' duality
-gap comes from G too (:func:`gram_gap`: no pass over X); a gap that would end a solve is recomputed from X
-(:func:`exact_gap`, the column version's), so the certificate is the same.
+third epoch (free here: the gradient is kept; the column version's check is a pass, made every tenth).  The outer
+iterations' duality gap comes from G too (:func:`gram_gap`: no pass over X); a gap that would end a solve is
+recomputed from X (:func:`exact_gap`, the column version's), so the certificate is the same.
 """
 import numpy as np
 from numba import njit
