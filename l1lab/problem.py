@@ -64,9 +64,10 @@ class Problem:
     Input types: X and y may hold float64, float32 or integer values (dense arrays, or CSR/CSC matrices);
     Problem stores them as float64.  The conversion is exact (every float32, and every integer up to 2^53, is a
     float64), so a float32 or integer input gives bit for bit the results of its float64 conversion, in every
-    solver (``tests/test_dtypes.py``).  Read-only and non-contiguous arrays are copied, never modified.  Object, string,
-    bool and complex arrays, NaN and inf entries, and sparse formats other than CSR and CSC (convert them with
-    ``X.tocsc()``) raise a ValueError or TypeError that names the argument.
+    solver (``tests/test_dtypes.py``).  Input arrays are never modified: read-only and non-contiguous arrays are
+    copied, and a float64 CSC matrix in canonical form (like an F-ordered float64 array) is read in place.  Object,
+    string, bool and complex arrays, NaN and inf entries, and sparse formats other than CSR and CSC (convert them
+    with ``X.tocsc()``) raise a ValueError or TypeError that names the argument.
 
     Examples
     --------
@@ -89,9 +90,14 @@ class Problem:
                                 f"{X.format.upper()} format; convert it with X.tocsc() (the layout Problem stores)")
             if X.ndim != 2:
                 raise ValueError(f"X must be 2-dimensional, got shape {X.shape}")
-            csc = sp.csc_matrix(X, dtype=np.float64, copy=True)
-            csc.sum_duplicates()
-            csc.sort_indices()
+            # a float64 CSC matrix in canonical form (sorted indices, no duplicates) is used as it is, as an F-ordered
+            # dense array is: its arrays are read, never written; any other is converted into a private copy
+            if X.format == "csc" and X.dtype == np.float64 and X.has_canonical_format:
+                csc = sp.csc_matrix(X, copy=False)
+            else:
+                csc = sp.csc_matrix(X, dtype=np.float64, copy=True)
+                csc.sum_duplicates()
+                csc.sort_indices()
             values = csc.data
             self.is_sparse = True
         else:

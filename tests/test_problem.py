@@ -156,3 +156,25 @@ def test_reference_is_cached(small_regression):
     w1[:] = 99.0  # a copy: mutating it must not corrupt the cache
     w2, p2 = reference_solution(prob)
     assert p1 == p2 and not np.any(w2 == 99.0)
+
+
+def test_a_canonical_csc_matrix_is_read_in_place_and_any_other_sparse_input_copied():
+    """A float64 CSC matrix with sorted indices and no duplicates is used as it is (no copy of its arrays, as an
+    F-ordered dense array); one with duplicates or unsorted indices, another dtype or format is converted into a
+    private canonical copy; the caller's matrix is never modified either way."""
+    rng = np.random.default_rng(0)
+    X = sp.random(30, 8, density=0.3, format="csc", random_state=0, data_rvs=lambda k: rng.uniform(-1, 1, k))
+    y = rng.standard_normal(30)
+    p = Problem(X, y, "squared", 0.1)
+    assert np.shares_memory(p.X.data, X.data) and np.shares_memory(p.X.indices, X.indices)
+    messy = sp.csc_matrix((np.r_[0.25, 0.25, -0.5], np.array([3, 3, 1]), np.array([0, 3] + [3] * 7)), shape=(30, 8))
+    before = (messy.data.copy(), messy.indices.copy())
+    q = Problem(messy, y, "squared", 0.1)
+    assert not np.shares_memory(q.X.data, messy.data)
+    assert q.X.has_canonical_format and q.X.nnz == 2 and q.X[3, 0] == 0.5
+    np.testing.assert_array_equal(messy.data, before[0])
+    np.testing.assert_array_equal(messy.indices, before[1])
+    for other in (X.astype(np.float32), X.tocsr()):
+        assert not np.shares_memory(Problem(other, y, "squared", 0.1).X.data, X.data)
+    np.testing.assert_array_equal(Problem(X.astype(np.float32), y, "squared", 0.1).X.toarray(),
+                                  X.astype(np.float32).astype(np.float64).toarray())
