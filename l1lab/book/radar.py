@@ -382,7 +382,7 @@ def _run_trial_jobs(jobs):
 
 _CACHE: dict = {}
 _CACHE_LIMIT = 4_000
-#: trials with d T at least this are also kept as result files (:mod:`l1lab.book.results`), so that the processes
+#: trials with d T at least this are also kept as result files (:mod:`l1lab.data.results`), so that the processes
 #: that build the book share them (the two RADAR lectures draw the same paper-size trials) and a live reader reads
 #: the build's: ``<data home>/radar-trials/<hash of l1lab's source>/<hash of the key>.npz``, where a change anywhere
 #: in the package starts a fresh folder

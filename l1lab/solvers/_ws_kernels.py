@@ -96,17 +96,16 @@ def ws_gradient(code, sparse, XT, indptr, indices, data, y, sw, z, ws, out, dz):
     """out[k] = g_{ws[k]} = <x_j, L'(z, y)>/m for the working set; ``dz`` is scratch of length m.  ``sw``: the
     sample weights over m (s_i/m, the weighted mean loss's factors), or empty for the unweighted mean."""
     m = z.shape[0]
-    if sw.shape[0] == 0:
-        for i in range(m):
-            dz[i] = loss_deriv(code, z[i], y[i])
-        inv_m = 1.0 / m
-        for k in range(ws.shape[0]):
-            out[k] = col_dot(sparse, XT, indptr, indices, data, ws[k], dz) * inv_m
-    else:
-        for i in range(m):
-            dz[i] = loss_deriv(code, z[i], y[i]) * sw[i]
-        for k in range(ws.shape[0]):
-            out[k] = col_dot(sparse, XT, indptr, indices, data, ws[k], dz)
+    weighted = sw.shape[0] > 0
+    for i in range(m):
+        dz[i] = loss_deriv(code, z[i], y[i])
+        if weighted:
+            dz[i] *= sw[i]
+    # one column loop for both cases (each inlined copy of col_dot adds to the compile time of every kernel that
+    # calls this one): the weights are in dz, the unweighted mean's 1/m is applied after the dot products
+    scale = 1.0 if weighted else 1.0 / m
+    for k in range(ws.shape[0]):
+        out[k] = col_dot(sparse, XT, indptr, indices, data, ws[k], dz) * scale
 
 
 @njit(cache=True)

@@ -388,7 +388,9 @@ def regularization_path(problem: Problem, lams=None, n_lams: int = 100, eps: flo
     ``gram`` (squared loss, unweighted, inner ``"cd"``): work on the Gram matrix X^T X / m, as LassoCV's
     ``precompute="auto"`` (see :mod:`l1lab.solvers._path_kernels`): ``"auto"`` does for dense X with more rows
     than columns (and at most 4096 columns: G takes d^2 numbers), True always, False never.  The same algorithm
-    and certificate; the steps differ from the column version's by rounding only.
+    and certificate; the steps differ from the column version's in rounding and in how often the inner solves check
+    their violations (every third epoch, which is free on G, against every tenth), so its iterates differ within
+    the tolerance.
     """
     if gram not in ("auto", True, False):
         raise ValueError(f"gram must be 'auto', True or False, got {gram!r}")
